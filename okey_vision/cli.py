@@ -1,0 +1,136 @@
+"""The ``okey-vision`` command line: thin glue over the library calls.
+
+Subcommands: ``solve`` (arrange and declare a hand), ``synth`` (render
+synthetic rack photos) and the commands registered in :data:`PLUGINS`.
+Every domain error prints one line naming the bad input and exits with 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from typing import Callable, Sequence
+
+from okey_vision.errors import OkeyError
+from okey_vision.scoring import COUNTDOWN, SCHEMES
+from okey_vision.solver import Arrangement, Declaration, arrange, declare
+from okey_vision.tiles import format_hand, okey_of, parse_hand, parse_tile
+
+#: Subcommands living beside their subsystem: name -> (module, help). Each
+#: module has ``add_arguments(parser)`` and ``run(args) -> int`` and keeps its
+#: heavy imports inside ``run``.
+PLUGINS: dict[str, tuple[str, str]] = {
+    "synth": ("okey_vision.synth.command", "render synthetic rack photos with labels"),
+    "advise": ("okey_vision.coach_command", "rank discards by distance to winning and outs"),
+}
+
+
+class CliError(OkeyError):
+    """A command-line usage error that is reported in one line."""
+
+
+def solve_result(tiles: Sequence[str], indicator: str, scheme: str = COUNTDOWN) -> dict:
+    """The ``solve`` JSON object for some tile names and an indicator name."""
+    hand = parse_hand(tiles)
+    ind = parse_tile(indicator)
+    arrangement = arrange(hand, ind)
+    declaration = declare(hand, ind, scheme=scheme)
+    best = declaration.best
+    return {
+        "indicator": ind.name,
+        "okey": okey_of(ind).name,
+        "hand": [t.name for t in hand],
+        "can_declare": declaration.can_declare,
+        "declare": best.to_dict() if best else None,
+        "declare_points": best.points(scheme) if best else 0,
+        "scheme": scheme,
+        "finishes": [f.to_dict() for f in declaration.finishes],
+        "note": declaration.note,
+        "arrangement": arrangement.to_dict(),
+    }
+
+
+def format_solve(arrangement: Arrangement, declaration: Declaration) -> str:
+    """The readable report of ``solve``."""
+    ind = arrangement.indicator
+    okey = okey_of(ind)
+    n = len(arrangement.hand)
+    lines = [
+        f"Indicator {ind.name}: okey {okey.name} (wild); a false joker plays as {okey.name}",
+        f"Hand ({n}): {format_hand(arrangement.hand)}",
+        f"Runs and sets: {arrangement.tiles_in_melds} of {n} tiles in melds",
+    ]
+    for meld in arrangement.melds:
+        lines.append(f"  {meld.kind:<4} {meld.describe()}")
+    lines.append(f"  left over: {format_hand(arrangement.leftover) or '-'}")
+    lines.append(f"Seven pairs: {len(arrangement.pairs)} pairs"
+                 + (f" ({', '.join(m.describe() for m in arrangement.pairs)})" if arrangement.pairs else ""))
+    best = declaration.best
+    if best is None:
+        lines.append(f"Declare: no. {declaration.note}")
+    else:
+        how = "seven pairs" if best.kind == "pairs" else "runs and sets"
+        what = f"discard {best.discard.name}" if best.discard else "the 14 tiles"
+        extra = ", discarding an okey doubles it" if best.okey_discard else ""
+        lines.append(f"Declare: yes, {what} and show {how} "
+                     f"({best.points(declaration.scheme)} points, {declaration.scheme}{extra})")
+        for meld in best.melds:
+            lines.append(f"  {meld.kind:<4} {meld.describe()}")
+        others = sorted({f.discard.name for f in declaration.finishes if f.discard and f != best})
+        if others:
+            lines.append(f"  other finishing discards: {' '.join(others)}")
+    return "\n".join(lines)
+
+
+def _run_solve(args: argparse.Namespace) -> int:
+    if args.json:
+        print(json.dumps(solve_result(args.tiles, args.indicator, args.scheme)))
+        return 0
+    hand = parse_hand(args.tiles)
+    ind = parse_tile(args.indicator)
+    print(format_solve(arrange(hand, ind), declare(hand, ind, scheme=args.scheme)))
+    return 0
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Callable[[argparse.Namespace], int]]]:
+    """The argument parser and each subcommand's runner."""
+    parser = argparse.ArgumentParser(
+        prog="okey-vision",
+        description="Read Okey racks, arrange hands, and coach the discard.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    runners: dict[str, Callable[[argparse.Namespace], int]] = {}
+
+    solve = sub.add_parser("solve", help="arrange a hand and say whether it can be declared")
+    solve.add_argument("--indicator", "-i", required=True, help="the indicator tile, e.g. r3")
+    solve.add_argument("--scheme", choices=SCHEMES, default=COUNTDOWN, help="scoring scheme")
+    solve.add_argument("--json", action="store_true", help="print one JSON object")
+    solve.add_argument("tiles", nargs="+", help="1 to 15 tiles, e.g. r1 r2 r3 fj k7")
+    runners["solve"] = _run_solve
+
+    for name, (module_name, help_text) in PLUGINS.items():
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:  # a subsystem whose optional dependencies are missing
+            continue
+        plugin = sub.add_parser(name, help=help_text)
+        module.add_arguments(plugin)
+        runners[name] = module.run
+    return parser, runners
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``okey-vision`` console script."""
+    parser, runners = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return runners[args.command](args)
+    except OkeyError as exc:
+        print(f"okey-vision {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,193 @@
+"""Melds: runs, sets and pairs, with okeys standing in for any tile.
+
+A meld keeps the physical tiles as held and the face each one plays as: an
+okey (wild) plays any face, a false joker plays the okey face.
+
+>>> m = make_meld(parse_hand("r12 r13 r1"), indicator=parse_tile("k5"))
+>>> m.kind, str(m)
+('run', 'r12 r13 r1')
+>>> make_meld(parse_hand("b13 b1 b2"), parse_tile("k5"))
+Traceback (most recent call last):
+...
+okey_vision.errors.InvalidMeldError: 'b13 b1 b2' is no valid run or set (indicator k5, okey k6)
+>>> m = make_meld(parse_hand("y7 k6 b7"), parse_tile("k5"))   # k6 is the okey
+>>> m.kind, m.wilds
+('set', ((1, Tile('r7')),))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from okey_vision.errors import InvalidMeldError
+from okey_vision.tiles import COLORS, TILES, Tile, format_hand, okey_of, parse_hand, parse_tile
+
+#: Meld kinds.
+RUN, SET, PAIR = "run", "set", "pair"
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A run, set or pair: the physical tiles and the face each plays as."""
+
+    kind: str
+    tiles: tuple[Tile, ...]
+    faces: tuple[Tile, ...]
+    okey: Tile
+
+    @property
+    def wilds(self) -> tuple[tuple[int, Tile], ...]:
+        """(position, face stood for) of each okey in the meld."""
+        return tuple((i, f) for i, (t, f) in enumerate(zip(self.tiles, self.faces)) if t == self.okey)
+
+    @property
+    def names(self) -> list[str]:
+        """The physical tiles in short notation."""
+        return [t.name for t in self.tiles]
+
+    def describe(self) -> str:
+        """Tiles with what each okey stands for, e.g. ``'r3 r4 k6(=r5)'``."""
+        wild = dict(self.wilds)
+        return " ".join(
+            f"{t.name}(={wild[i].name})" if i in wild else t.name for i, t in enumerate(self.tiles)
+        )
+
+    def __len__(self) -> int:
+        return len(self.tiles)
+
+    def __str__(self) -> str:
+        return format_hand(self.tiles)
+
+
+def _split(tiles: Sequence[Tile], okey: Tile) -> tuple[list[tuple[int, Tile]], int]:
+    """(position, played face) of the non-wild tiles, and the number of okeys."""
+    fixed: list[tuple[int, Tile]] = []
+    wilds = 0
+    for i, t in enumerate(tiles):
+        if t == okey:
+            wilds += 1
+        else:
+            fixed.append((i, okey if t.is_false_joker else t))
+    return fixed, wilds
+
+
+def _face(color: str, number: int) -> Tile:
+    """The face of a colour letter and a number 1..14 (14 is the 1 after 13)."""
+    return TILES[COLORS.index(color) * 13 + (number - 1) % 13]
+
+
+def as_run(tiles: Sequence[Tile], indicator: Tile) -> Meld | None:
+    """The tiles as a run (3..13 of one colour, consecutive, 12-13-1 allowed,
+    13-1-2 not), ordered low to high; None if they form none."""
+    return run_with_okey(tiles, okey_of(indicator))
+
+
+def run_with_okey(tiles: Sequence[Tile], okey: Tile) -> Meld | None:
+    """:func:`as_run` given the okey face instead of the indicator."""
+    n = len(tiles)
+    if not 3 <= n <= 13:
+        return None
+    fixed, _ = _split(tiles, okey)
+    colors = {f.color for _, f in fixed}
+    if len(colors) > 1:
+        return None
+    color = colors.pop() if colors else okey.color
+    numbers = [f.number for _, f in fixed]
+    if len(set(numbers)) != len(numbers):
+        return None
+    # Positions 1..14, where 14 is a 1 played after 13; a window of n <= 13
+    # positions never holds both 1 and 14, so 13-1-2 is excluded by construction.
+    # Prefer the plain reading (1 low, okeys after the fixed tiles), then 12-13-1.
+    low = min(numbers, default=1)
+    starts = [s for s in range(low, 0, -1) if s + n - 1 <= 13]
+    starts += [s for s in range(low + 1, 15 - n) if s + n - 1 <= 13]
+    starts += [15 - n] if n <= 13 else []
+    for start in starts:
+        end = start + n - 1
+        pos: dict[int, int] = {}
+        for i, num in ((i, f.number) for i, f in fixed):
+            p = num if start <= num <= end else 14 if (num == 1 and end == 14) else 0
+            if not p:
+                break
+            pos[p] = i
+        else:
+            wild_idx = iter(i for i, t in enumerate(tiles) if t == okey)
+            order = [pos[p] if p in pos else next(wild_idx) for p in range(start, end + 1)]
+            return Meld(
+                RUN,
+                tuple(tiles[i] for i in order),
+                tuple(_face(color, p) for p in range(start, end + 1)),
+                okey,
+            )
+    return None
+
+
+def as_set(tiles: Sequence[Tile], indicator: Tile) -> Meld | None:
+    """The tiles as a set (3 or 4 of one number, distinct colours); None if not."""
+    return set_with_okey(tiles, okey_of(indicator))
+
+
+def set_with_okey(tiles: Sequence[Tile], okey: Tile) -> Meld | None:
+    """:func:`as_set` given the okey face instead of the indicator."""
+    if not 3 <= len(tiles) <= 4:
+        return None
+    fixed, _ = _split(tiles, okey)
+    numbers = {f.number for _, f in fixed}
+    colors = [f.color for _, f in fixed]
+    if len(numbers) > 1 or len(set(colors)) != len(colors):
+        return None
+    number = numbers.pop() if numbers else okey.number
+    free = iter(c for c in COLORS if c not in colors)
+    faces = tuple(
+        _face(next(free), number) if t == okey else (okey if t.is_false_joker else t) for t in tiles
+    )
+    return Meld(SET, tuple(tiles), faces, okey)
+
+
+def as_pair(tiles: Sequence[Tile], indicator: Tile, okey_pair: bool = True) -> Meld | None:
+    """The tiles as a seven-pairs pair (two identical faces, an okey partners
+    anything; two okeys pair only when ``okey_pair``); None if not."""
+    return pair_with_okey(tiles, okey_of(indicator), okey_pair)
+
+
+def pair_with_okey(tiles: Sequence[Tile], okey: Tile, okey_pair: bool = True) -> Meld | None:
+    """:func:`as_pair` given the okey face instead of the indicator."""
+    if len(tiles) != 2:
+        return None
+    fixed, wilds = _split(tiles, okey)
+    if wilds == 2 and not okey_pair:
+        return None
+    if wilds == 0 and fixed[0][1] != fixed[1][1]:
+        return None
+    face = fixed[0][1] if fixed else okey
+    return Meld(PAIR, tuple(tiles), (face, face), okey)
+
+
+def make_meld(tiles: Sequence[Tile | str], indicator: Tile | str, kind: str | None = None) -> Meld:
+    """The tiles as a valid meld (a run or set; a pair when ``kind='pair'``),
+    raising :class:`InvalidMeldError` when they form none."""
+    indicator = parse_tile(indicator)
+    tiles = parse_hand(tiles)
+    if kind in (None, RUN):
+        meld = as_run(tiles, indicator)
+        if meld:
+            return meld
+    if kind in (None, SET):
+        meld = as_set(tiles, indicator)
+        if meld:
+            return meld
+    if kind == PAIR:
+        meld = as_pair(tiles, indicator)
+        if meld:
+            return meld
+    what = kind or "run or set"
+    raise InvalidMeldError(
+        f"{format_hand(tiles)!r} is no valid {what} "
+        f"(indicator {indicator.name}, okey {okey_of(indicator).name})"
+    )
+
+
+def is_meld(tiles: Sequence[Tile], indicator: Tile) -> bool:
+    """True when the tiles form a valid run or set."""
+    return as_run(tiles, indicator) is not None or as_set(tiles, indicator) is not None

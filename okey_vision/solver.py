@@ -1,0 +1,484 @@
+"""The exact solver: arrange a hand into melds, and say how it can be declared.
+
+The search works on a compact state: the non-wild tiles as an integer with
+two bits per face (false jokers counted as the okey face they play as) and
+the number of okeys. It always takes the lowest remaining face and branches
+on what becomes of it: left over, the lowest real tile of a set, or of a run
+(only okeys can lie below it, since every lower face of its colour is gone;
+a 1 may also close a 12-13-1 run). Results are memoised on the state, so a
+hand's sub-hands are solved once across calls; the coach relies on that.
+
+>>> a = arrange(parse_hand("r1 r2 r3 k7 y7 b7 b9 b11 k12 y2"), parse_tile("k11"))
+>>> [m.describe() for m in a.melds], [t.name for t in a.leftover], a.tiles_in_melds
+(['r1 r2 r3', 'y7 b7 k7', 'b9 k12(=b10) b11'], ['y2'], 9)
+>>> declare(parse_hand("r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k3 k4 r9"), parse_tile("b2")).best.discard
+Tile('r9')
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from okey_vision.errors import HandSizeError
+from okey_vision.melds import Meld, pair_with_okey, run_with_okey, set_with_okey
+from okey_vision.scoring import COUNTDOWN, finish_points
+from okey_vision.tiles import (
+    FALSE_JOKER,
+    MAX_HAND,
+    NUM_FACES,
+    TILES,
+    Tile,
+    check_counts,
+    format_hand,
+    okey_of,
+    parse_hand,
+    parse_tile,
+)
+
+#: Finish kinds: runs and sets, or seven pairs.
+MELDS, PAIRS = "melds", "pairs"
+#: Tiles in a finished hand.
+FINISHED_SIZE = 14
+
+# The memo grows with every distinct sub-hand seen; cleared past this size so a
+# long-running app or simulation keeps bounded memory.
+_MEMO_LIMIT = 2_000_000
+_best_memo: dict[int, int] = {}
+_move_memo: dict[int, tuple[int, int, int]] = {}
+_complete_memo: dict[int, bool] = {}
+_SHIFT = [2 * i for i in range(NUM_FACES)]
+_ONE = [1 << (2 * i) for i in range(NUM_FACES)]  # one tile of face i
+_FIELD = [3 << (2 * i) for i in range(NUM_FACES)]  # the count bits of face i
+
+
+# ---------------------------------------------------------------- state ---
+
+def encode(tiles: Iterable[Tile], okey: Tile) -> tuple[int, int]:
+    """The search state of some tiles: (faces as 2 bits each, number of okeys)."""
+    x = w = 0
+    for t in tiles:
+        if t == okey:
+            w += 1
+        else:
+            x += 1 << _SHIFT[okey.index if t.is_false_joker else t.index]
+    return x, w
+
+
+def _count(x: int, i: int) -> int:
+    return (x >> _SHIFT[i]) & 3
+
+
+def _moves(x: int, w: int) -> list[tuple[int, int, int]]:
+    """Every meld holding the lowest face of ``x``: (state after, okeys after, size).
+
+    Two exchange arguments prune without losing the optimum: a meld never uses
+    an okey where a real tile of the needed face is still free (swapping them
+    keeps both melds valid), so runs take real tiles first and sets take okeys
+    only after every free colour of their number.
+    """
+    i = ((x & -x).bit_length() - 1) >> 1
+    c, n0 = divmod(i, 13)
+    one = _ONE
+    field = _FIELD
+    out: list[tuple[int, int, int]] = []
+    add = out.append
+    rest = x - one[i]
+    # Sets: partners come only from higher colours (lower ones are gone).
+    others = [one[j] for j in range(i + 13, NUM_FACES, 13) if x & field[j]]
+    m = len(others)
+    full = (1 << m) - 1
+    for mask in range(1 << m):
+        taken = 0
+        size = 1
+        for j in range(m):
+            if mask >> j & 1:
+                taken += others[j]
+                size += 1
+        top = min(w, 4 - size) if mask == full else 0
+        for k in range(3 - size if size < 3 else 0, top + 1):
+            add((rest - taken, w - k, size + k))
+    # Runs with this tile at its own number, okeys only below it.
+    base = c * 13 - 1  # face index of number p is base + p
+    for below in range(min(w, n0) + 1):
+        cx, cw, length = rest, w - below, 1 + below
+        if length >= 3:
+            add((cx, cw, length))
+        for p in range(n0 + 2, 15):
+            if length == 13:
+                break
+            if p <= 13 and cx & field[base + p]:
+                cx -= one[base + p]
+            elif cw:
+                cw -= 1
+            else:
+                break
+            length += 1
+            if length >= 3:
+                add((cx, cw, length))
+    # A 1 played after 13: runs ending 12-13-1, built downwards.
+    if n0 == 0:
+        cx, cw, length = rest, w, 1
+        for p in range(13, 1, -1):
+            if cx & field[base + p]:
+                cx -= one[base + p]
+            elif cw:
+                cw -= 1
+            else:
+                break
+            length += 1
+            if length >= 3:
+                add((cx, cw, length))
+    out.sort(key=_by_size)
+    return out
+
+
+def _by_size(move: tuple[int, int, int]) -> int:
+    return -move[2]
+
+
+def _check_memo() -> None:
+    if len(_best_memo) > _MEMO_LIMIT:
+        _best_memo.clear()
+        _move_memo.clear()
+    if len(_complete_memo) > _MEMO_LIMIT:
+        _complete_memo.clear()
+
+
+def _windows(i: int) -> list[tuple[int, int]]:
+    """The two other faces of every 3-run holding face ``i`` (12-13-1 included)."""
+    c, n0 = divmod(i, 13)
+    spots = [n0 + 1] + ([14] if n0 == 0 else [])
+    out = []
+    for p in spots:
+        for start in range(p - 2, p + 1):
+            if start >= 1 and start + 2 <= 14:
+                others = [q for q in range(start, start + 3) if q != p]
+                out.append(tuple(c * 13 + (q - 1) % 13 for q in others))
+    return out  # type: ignore[return-value]
+
+
+# Per face: the fields of its set partners, and of each 3-run's other two faces.
+_SET_FIELDS = [[_FIELD[c * 13 + i % 13] for c in range(4) if c != i // 13] for i in range(NUM_FACES)]
+_RUN_FIELDS = [[(_FIELD[a], _FIELD[b]) for a, b in _windows(i)] for i in range(NUM_FACES)]
+
+
+def _alive(x: int, w: int, i: int) -> bool:
+    """Whether face ``i`` has enough partners in state ``x`` for some meld
+    with ``w`` okeys (a necessary condition: 3 - 1 - w partners in one
+    3-run window, or among the other colours of its number)."""
+    if w >= 2:
+        return True
+    need = 2 - w
+    if sum(1 for f in _SET_FIELDS[i] if x & f) >= need:
+        return True
+    for a, b in _RUN_FIELDS[i]:
+        if (x & a > 0) + (x & b > 0) >= need:
+            return True
+    return False
+
+
+def _dead_tiles(x: int, w: int) -> int:
+    """The faces of ``x`` (as a state) that no meld can hold: too few partners
+    in reach even with the okeys. They are left over in every arrangement, so
+    the search can drop them first."""
+    if w >= 2:
+        return 0
+    dead = 0
+    rest = x
+    while rest:
+        i = ((rest & -rest).bit_length() - 1) >> 1
+        rest &= ~_FIELD[i]
+        if not _alive(x, w, i):
+            dead |= x & _FIELD[i]
+    return dead
+
+
+def _tiles_in(x: int) -> int:
+    """Number of tiles in a state."""
+    return sum((x >> _SHIFT[i]) & 3 for i in range(NUM_FACES)) if x else 0
+
+
+def _search(x: int, w: int, total: int) -> int:
+    """Memoised core of :func:`best_count`; records the best move of each state."""
+    if x == 0:
+        return 0
+    key = x * 3 + w
+    hit = _best_memo.get(key)
+    if hit is not None:
+        return hit
+    i = ((x & -x).bit_length() - 1) >> 1
+    rest = x - (1 << _SHIFT[i])
+    if not _alive(x, w, i):  # the lowest face fits nowhere: it is left over
+        best = _search(rest, w, total - 1)
+        choice = (rest, w, 0)
+    else:
+        bound = total + w
+        best = -1
+        choice = None
+        for move in _moves(x, w):
+            x2, w2, size = move
+            value = size + _search(x2, w2, total - size + (w - w2))
+            if value > best:
+                best, choice = value, move
+                if best == bound:
+                    break
+        if best < total - 1 + w:  # leaving the lowest face over might still do better
+            value = _search(rest, w, total - 1)
+            if value > best:
+                best, choice = value, (rest, w, 0)
+    _best_memo[key] = best
+    _move_memo[key] = choice  # type: ignore[assignment]
+    return best
+
+
+def best_count(x: int, w: int, total: int | None = None) -> int:
+    """Most tiles (okeys included) of state ``(x, w)`` placeable in runs and
+    sets; ``total`` (the number of non-wild tiles in ``x``) saves a count."""
+    dead = _dead_tiles(x, w)
+    if total is None:
+        total = _tiles_in(x)
+    return _search(x - dead, w, total - _tiles_in(dead))
+
+
+def is_complete(x: int, w: int) -> bool:
+    """True when every tile of state ``(x, w)`` fits in runs and sets."""
+    if x == 0:
+        return w == 0
+    key = x * 3 + w
+    value = _complete_memo.get(key)
+    if value is None:
+        value = any(is_complete(x2, w2) for x2, w2, _ in _moves(x, w))
+        _complete_memo[key] = value
+    return value
+
+
+def _faces_of(x: int, okey: Tile) -> list[Tile]:
+    """The physical tiles of a state's faces (the okey face is a false joker)."""
+    tiles: list[Tile] = []
+    while x:
+        i = ((x & -x).bit_length() - 1) >> 1
+        tile = FALSE_JOKER if i == okey.index else TILES[i]
+        for _ in range((x >> _SHIFT[i]) & 3):
+            tiles.append(tile)
+        x &= ~_FIELD[i]
+    return tiles
+
+
+def _decode_meld(taken: int, okeys: int, okey: Tile) -> Meld:
+    tiles = _faces_of(taken, okey) + [okey] * okeys
+    meld = run_with_okey(tiles, okey) or set_with_okey(tiles, okey)
+    assert meld is not None, "the search only makes valid melds"
+    return meld
+
+
+def _best_path(x: int, w: int, total: int, okey: Tile, indicator: Tile) -> tuple[list[Meld], list[Tile]]:
+    """Melds and leftover tiles of one optimal arrangement of state ``(x, w)``."""
+    melds: list[Meld] = []
+    dead = _dead_tiles(x, w)
+    leftover = _faces_of(dead, okey)
+    x -= dead
+    _search(x, w, total - len(leftover))
+    while x:
+        x2, w2, size = _move_memo[x * 3 + w]
+        if size:
+            melds.append(_decode_meld(x - x2, w - w2, okey))
+        else:
+            i = ((x & -x).bit_length() - 1) >> 1
+            leftover.append(FALSE_JOKER if i == okey.index else TILES[i])
+        x, w = x2, w2
+    return melds, sorted(leftover) + [okey] * w
+
+
+def _complete_path(x: int, w: int, okey: Tile, indicator: Tile) -> list[Meld]:
+    """The melds of one complete arrangement of state ``(x, w)`` (must exist)."""
+    melds: list[Meld] = []
+    while x:
+        for x2, w2, _ in _moves(x, w):
+            if is_complete(x2, w2):
+                melds.append(_decode_meld(x - x2, w - w2, okey))
+                x, w = x2, w2
+                break
+        else:  # pragma: no cover - callers check is_complete first
+            raise AssertionError("state is not complete")
+    return melds
+
+
+# ---------------------------------------------------------- seven pairs ---
+
+def best_pairs(tiles: Sequence[Tile], indicator: Tile, okey_pair: bool = True) -> tuple[list[Meld], list[Tile]]:
+    """The most seven-pairs pairs (at most 7) and the tiles left over.
+
+    Identical faces pair first; okeys then partner single tiles, and two
+    spare okeys pair each other when ``okey_pair`` (the rules' default).
+    """
+    okey = okey_of(indicator)
+    by_face: dict[Tile, list[Tile]] = {}
+    okeys: list[Tile] = []
+    for t in sorted(tiles):
+        if t == okey:
+            okeys.append(t)
+        else:
+            by_face.setdefault(okey if t.is_false_joker else t, []).append(t)
+    pairs: list[Meld] = []
+    singles: list[Tile] = []
+    for group in by_face.values():
+        while len(group) >= 2 and len(pairs) < 7:
+            pairs.append(pair_with_okey(group[:2], okey))  # type: ignore[arg-type]
+            group = group[2:]
+        singles += group
+    while okeys and singles and len(pairs) < 7:
+        pairs.append(pair_with_okey([singles.pop(0), okeys.pop()], okey))  # type: ignore[arg-type]
+    if okey_pair and len(okeys) == 2 and len(pairs) < 7:
+        pairs.append(pair_with_okey(okeys, okey))  # type: ignore[arg-type]
+        okeys = []
+    return pairs, sorted(singles + okeys)
+
+
+# ------------------------------------------------------------ results ---
+
+@dataclass(frozen=True)
+class Arrangement:
+    """The best runs-and-sets arrangement of a hand, and beside it the best
+    seven-pairs arrangement."""
+
+    hand: tuple[Tile, ...]
+    indicator: Tile
+    melds: tuple[Meld, ...]
+    leftover: tuple[Tile, ...]
+    pairs: tuple[Meld, ...]
+    pairs_leftover: tuple[Tile, ...]
+
+    @property
+    def okey(self) -> Tile:
+        """The okey face."""
+        return okey_of(self.indicator)
+
+    @property
+    def tiles_in_melds(self) -> int:
+        """Tiles (okeys included) placed in runs and sets."""
+        return sum(len(m) for m in self.melds)
+
+    @property
+    def tiles_in_pairs(self) -> int:
+        """Tiles placed in seven-pairs pairs."""
+        return 2 * len(self.pairs)
+
+    def to_dict(self) -> dict:
+        """A JSON-ready summary (tile names in short notation)."""
+        return {
+            "melds": [m.names for m in self.melds],
+            "leftover": [t.name for t in self.leftover],
+            "tiles_in_melds": self.tiles_in_melds,
+            "okeys_stand_for": [[f"{m.tiles[i].name}={f.name}" for i, f in m.wilds] for m in self.melds],
+            "pairs": [m.names for m in self.pairs],
+            "pairs_leftover": [t.name for t in self.pairs_leftover],
+        }
+
+
+@dataclass(frozen=True)
+class Finish:
+    """One way to declare: the discard (None for a 14-tile hand), the kind of
+    finish, whether the discard is an okey, and the 14 tiles' melds or pairs."""
+
+    discard: Tile | None
+    kind: str
+    okey_discard: bool
+    melds: tuple[Meld, ...]
+
+    def points(self, scheme: str = COUNTDOWN) -> int:
+        """Points the finish is worth under a scoring scheme."""
+        return finish_points(self.kind, self.okey_discard, scheme)
+
+    def to_dict(self) -> dict:
+        """A JSON-ready summary."""
+        return {
+            "discard": self.discard.name if self.discard else None,
+            "kind": self.kind,
+            "okey_discard": self.okey_discard,
+            "melds": [m.names for m in self.melds],
+        }
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """Whether and how a hand can be declared."""
+
+    hand: tuple[Tile, ...]
+    indicator: Tile
+    finishes: tuple[Finish, ...]
+    scheme: str = COUNTDOWN
+    note: str = ""
+
+    @property
+    def can_declare(self) -> bool:
+        """True when some finish exists."""
+        return bool(self.finishes)
+
+    @property
+    def best(self) -> Finish | None:
+        """The highest-scoring finish (ties: melds before pairs, lowest discard)."""
+        if not self.finishes:
+            return None
+        return max(self.finishes, key=lambda f: f.points(self.scheme))
+
+
+def _checked(hand: Sequence[Tile | str], indicator: Tile | str, lo: int) -> tuple[list[Tile], Tile]:
+    tiles = list(hand) if all(isinstance(t, Tile) for t in hand) else parse_hand(hand)
+    ind = indicator if isinstance(indicator, Tile) else parse_tile(indicator)
+    if not lo <= len(tiles) <= MAX_HAND:
+        raise HandSizeError(
+            f"expected {lo} to {MAX_HAND} tiles, got {len(tiles)}: {format_hand(tiles)!r}"
+        )
+    check_counts(tiles, ind)
+    return tiles, ind
+
+
+def arrange(hand: Sequence[Tile | str], indicator: Tile | str, okey_pair: bool = True) -> Arrangement:
+    """The arrangement placing the most tiles in runs and sets (exact), with
+    the leftovers, and the best seven-pairs arrangement beside it."""
+    tiles, ind = _checked(hand, indicator, 1)
+    okey = okey_of(ind)
+    x, w = encode(tiles, okey)
+    _check_memo()
+    melds, leftover = _best_path(x, w, len(tiles) - w, okey, ind)
+    pairs, pairs_left = best_pairs(tiles, ind, okey_pair)
+    return Arrangement(tuple(tiles), ind, tuple(melds), tuple(leftover), tuple(pairs), tuple(pairs_left))
+
+
+def _finishes_of(tiles: list[Tile], ind: Tile, discard: Tile | None, okey_pair: bool) -> list[Finish]:
+    okey = okey_of(ind)
+    x, w = encode(tiles, okey)
+    found = []
+    okey_discard = discard is not None and discard == okey
+    if is_complete(x, w):
+        found.append(Finish(discard, MELDS, okey_discard, tuple(_complete_path(x, w, okey, ind))))
+    pairs, rest = best_pairs(tiles, ind, okey_pair)
+    if not rest and len(pairs) == 7:
+        found.append(Finish(discard, PAIRS, okey_discard, tuple(pairs)))
+    return found
+
+
+def declare(
+    hand: Sequence[Tile | str], indicator: Tile | str,
+    scheme: str = COUNTDOWN, okey_pair: bool = True,
+) -> Declaration:
+    """Whether a hand is finished: for 14 tiles, whether they form melds or
+    seven pairs; for 15, every discard that leaves a finished hand."""
+    tiles, ind = _checked(hand, indicator, 1)
+    _check_memo()
+    if len(tiles) < FINISHED_SIZE:
+        note = (f"{len(tiles)} tiles: a finished hand has {FINISHED_SIZE} tiles "
+                f"({FINISHED_SIZE + 1} before the discard)")
+        return Declaration(tuple(tiles), ind, (), scheme, note)
+    finishes: list[Finish] = []
+    if len(tiles) == FINISHED_SIZE:
+        finishes = _finishes_of(tiles, ind, None, okey_pair)
+    else:
+        for discard in sorted(Counter(tiles)):
+            rest = list(tiles)
+            rest.remove(discard)
+            finishes += _finishes_of(rest, ind, discard, okey_pair)
+    note = "" if finishes else "no finish: not every tile fits in melds or seven pairs"
+    return Declaration(tuple(tiles), ind, tuple(finishes), scheme, note)

@@ -1,0 +1,225 @@
+"""Dataset writers: YOLO detection folders, classification crops, hand records."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Callable, Iterator
+
+import cv2
+import numpy as np
+
+from okey_vision.synth.config import SynthConfig
+from okey_vision.synth.render import Scene, render_scene
+from okey_vision.tiles import TILES, Tile
+
+#: Detection classes: one class, the detector only finds tiles.
+TILE_CLASSES: tuple[str, ...] = ("tile",)
+#: Detection classes of the 53-face variant, in TILES index order (r1..k13, fj).
+FACE_CLASSES: tuple[str, ...] = tuple(t.name for t in TILES)
+#: Classifier classes per label kind.
+CROP_CLASSES: dict[str, tuple[str, ...]] = {
+    "face": FACE_CLASSES,
+    "number": tuple(str(n) for n in range(1, 14)) + ("fj",),
+    "color": ("r", "y", "b", "k", "fj"),
+}
+
+
+def image_seed(seed: int, index: int) -> int:
+    """The render seed of image ``index`` of a data set made with ``seed``."""
+    return int(np.random.SeedSequence([int(seed), int(index)]).generate_state(1)[0])
+
+
+def split_of(index: int, seed: int, val_fraction: float) -> str:
+    """'val' for a deterministic ``val_fraction`` of image indices, else 'train'."""
+    r = np.random.default_rng(np.random.SeedSequence([int(seed), int(index), 7])).random()
+    return "val" if r < val_fraction else "train"
+
+
+def crop_class(tile: Tile | None, label: str) -> str | None:
+    """Folder name of a tile for a crop label kind; None (a Rummikub joker) has none."""
+    if tile is None:
+        return None
+    if tile.is_false_joker:
+        return "fj"
+    if label == "face":
+        return tile.name
+    if label == "number":
+        return str(tile.number)
+    if label == "color":
+        return tile.color
+    raise ValueError(f"unknown crop label {label!r}: expected face, number or color")
+
+
+def scenes(count: int, seed: int, config: SynthConfig | None = None) -> Iterator[tuple[int, Scene]]:
+    """Render ``count`` scenes of a data set, each deterministic from (seed, index)."""
+    for i in range(count):
+        yield i, render_scene(image_seed(seed, i), config)
+
+
+def yolo_line(cls: int, box: tuple[float, float, float, float], w: int, h: int) -> str:
+    """One YOLO label line (class cx cy bw bh, normalised) for a pixel box."""
+    x1, y1, x2, y2 = (min(max(v, 0.0), lim) for v, lim in zip(box, (w, h, w, h)))
+    return (f"{cls} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} "
+            f"{(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
+
+
+def write_data_yaml(out: Path, names: tuple[str, ...]) -> Path:
+    """Write ultralytics ``data.yaml`` (path, train, val, names) into ``out``."""
+    import yaml
+
+    data = {"path": str(out.resolve()), "train": "images/train", "val": "images/val",
+            "names": {i: n for i, n in enumerate(names)}}
+    p = out / "data.yaml"
+    p.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return p
+
+
+def scene_record(name: str, split: str, scene: Scene) -> dict:
+    """The JSON record of one image: true hand, indicator, every labelled tile."""
+    return {
+        "file": name, "split": split, "seed": scene.seed, "kind": scene.kind,
+        "width": int(scene.image.shape[1]), "height": int(scene.image.shape[0]),
+        "hand": [t.name for t in scene.hand],
+        "indicator": scene.indicator.name if scene.indicator else None,
+        "tiles": [{"name": t.tile.name, "box": [round(v, 2) for v in t.box], "row": t.row,
+                   "on_rack": t.on_rack, "is_indicator": t.is_indicator,
+                   "visible": t.visible} for t in scene.tiles],
+    }
+
+
+def write_detect_dataset(out_dir: str | Path, count: int, seed: int,
+                         config: SynthConfig | None = None,
+                         split: tuple[str, str] = ("train", "val"), val_fraction: float = 0.1,
+                         classes: str = "tile", jpeg_quality: int = 95,
+                         progress: Callable[[int], None] | None = None) -> Path:
+    """Render ``count`` images into a YOLO detection data set; returns ``data.yaml``."""
+    if classes not in ("tile", "faces"):
+        raise ValueError(f"classes must be 'tile' or 'faces', not {classes!r}")
+    out = Path(out_dir)
+    for s in split:
+        (out / "images" / s).mkdir(parents=True, exist_ok=True)
+        (out / "labels" / s).mkdir(parents=True, exist_ok=True)
+    names = TILE_CLASSES if classes == "tile" else FACE_CLASSES
+    with open(out / "hands.jsonl", "w", encoding="utf-8") as rec:
+        for i, scene in scenes(count, seed, config):
+            sp = split[1] if split_of(i, seed, val_fraction) == "val" else split[0]
+            stem = f"synth_{seed}_{i:06d}"
+            h, w = scene.image.shape[:2]
+            cv2.imwrite(str(out / "images" / sp / f"{stem}.jpg"), scene.image,
+                        [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality])
+            lines = [yolo_line(0 if classes == "tile" else t.tile.index, t.box, w, h)
+                     for t in scene.tiles]
+            (out / "labels" / sp / f"{stem}.txt").write_text(
+                "\n".join(lines) + ("\n" if lines else ""), encoding="utf-8")
+            rec.write(json.dumps(scene_record(f"images/{sp}/{stem}.jpg", sp, scene)) + "\n")
+            if progress:
+                progress(i)
+    return write_data_yaml(out, names)
+
+
+def cut_crop(image: np.ndarray, box: tuple[float, float, float, float], rng: np.random.Generator,
+             size: int, margin: tuple[float, float] = (0.02, 0.15),
+             jitter: float = 0.06) -> np.ndarray | None:
+    """A square crop around a box with a random margin and jitter, long side ``size``."""
+    h, w = image.shape[:2]
+    x1, y1, x2, y2 = box
+    bw, bh = x2 - x1, y2 - y1
+    if bw < 2 or bh < 2:
+        return None
+    m = rng.uniform(*margin, 4) * np.array([bw, bh, bw, bh])
+    j = rng.uniform(-jitter, jitter, 2) * np.array([bw, bh])
+    a = np.array([x1 - m[0] + j[0], y1 - m[1] + j[1], x2 + m[2] + j[0], y2 + m[3] + j[1]])
+    xa, ya = int(max(0, np.floor(a[0]))), int(max(0, np.floor(a[1])))
+    xb, yb = int(min(w, np.ceil(a[2]))), int(min(h, np.ceil(a[3])))
+    if xb - xa < 2 or yb - ya < 2:
+        return None
+    crop = image[ya:yb, xa:xb]
+    ch, cw = crop.shape[:2]
+    s = size / max(ch, cw)
+    nw, nh = max(1, round(cw * s)), max(1, round(ch * s))
+    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+    crop = cv2.resize(crop, (nw, nh), interpolation=interp)
+    out = np.empty((size, size, 3), np.uint8)
+    out[:] = np.median(crop.reshape(-1, 3), axis=0).astype(np.uint8)
+    oy, ox = (size - nh) // 2, (size - nw) // 2
+    out[oy:oy + nh, ox:ox + nw] = crop
+    return out
+
+
+def write_crop_dataset(out_dir: str | Path, count: int, seed: int,
+                       config: SynthConfig | None = None, label: str = "face", size: int = 64,
+                       val_fraction: float = 0.1, min_height: float = 12.0,
+                       progress: Callable[[int], None] | None = None) -> Path:
+    """Cut labelled tiles of ``count`` rendered images into classification folders."""
+    if label not in CROP_CLASSES:
+        raise ValueError(f"label must be one of {sorted(CROP_CLASSES)}, not {label!r}")
+    out = Path(out_dir)
+    for sp in ("train", "val"):
+        for name in CROP_CLASSES[label]:
+            (out / sp / name).mkdir(parents=True, exist_ok=True)
+    for i, scene in scenes(count, seed, config):
+        sp = split_of(i, seed, val_fraction)
+        rng = np.random.default_rng(np.random.SeedSequence([int(seed), int(i), 11]))
+        for k, t in enumerate(scene.tiles):
+            if t.box[3] - t.box[1] < min_height:
+                continue
+            crop = cut_crop(scene.image, t.box, rng, size)
+            if crop is None:
+                continue
+            cls = crop_class(t.tile, label)
+            cv2.imwrite(str(out / sp / cls / f"synth_{seed}_{i:06d}_{k:02d}.png"), crop)
+        if progress:
+            progress(i)
+    return out
+
+
+def contact_sheet(scenes_: list[Scene], cols: int = 4, cell_w: int = 320,
+                  boxes: bool = True) -> np.ndarray:
+    """A grid of scenes with thin label boxes and small names, for judging by eye."""
+    cells = []
+    cell_h = int(cell_w * 3 / 4)
+    for sc in scenes_:
+        img = sc.image
+        h, w = img.shape[:2]
+        s = min(cell_w / w, cell_h / h)
+        small = cv2.resize(img, (max(1, int(w * s)), max(1, int(h * s))), interpolation=cv2.INTER_AREA)
+        cell = np.full((cell_h, cell_w, 3), 40, np.uint8)
+        oy, ox = (cell_h - small.shape[0]) // 2, (cell_w - small.shape[1]) // 2
+        cell[oy:oy + small.shape[0], ox:ox + small.shape[1]] = small
+        if boxes:
+            for t in sc.tiles:
+                x1, y1, x2, y2 = (int(round(v * s)) for v in t.box)
+                col = (0, 255, 0) if t.on_rack else ((0, 200, 255) if t.is_indicator else (255, 200, 0))
+                cv2.rectangle(cell, (ox + x1, oy + y1), (ox + x2, oy + y2), col, 1)
+                if y2 - y1 >= 12:
+                    cv2.putText(cell, t.tile.name, (ox + x1 + 1, oy + y1 + 8),
+                                cv2.FONT_HERSHEY_PLAIN, 0.6, (255, 0, 255), 1, cv2.LINE_AA)
+        cells.append(cell)
+    while len(cells) % cols:
+        cells.append(np.full((cell_h, cell_w, 3), 40, np.uint8))
+    rows = [np.hstack(cells[i:i + cols]) for i in range(0, len(cells), cols)]
+    sheet = np.vstack(rows)
+    # thin separators
+    sheet[::cell_h, :] = 255
+    sheet[:, ::cell_w] = 255
+    return sheet
+
+
+def write_scenes(out_dir: str | Path, count: int, seed: int,
+                 config: SynthConfig | None = None) -> Path:
+    """Write plain PNG renders plus ``hands.jsonl`` (for eyeballing or app demos)."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / "hands.jsonl", "w", encoding="utf-8") as rec:
+        for i, scene in scenes(count, seed, config):
+            name = f"scene_{seed}_{i:06d}.jpg"
+            cv2.imwrite(str(out / name), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+            rec.write(json.dumps(scene_record(name, "all", scene)) + "\n")
+    return out
+
+
+def clear(out_dir: str | Path) -> None:
+    """Remove a previously generated data set folder."""
+    shutil.rmtree(out_dir, ignore_errors=True)

@@ -1,0 +1,248 @@
+"""Tiles, their text notation, the indicator and the okey.
+
+A tile is a small immutable value. Its one text notation is a colour letter
+and a number (``r7``, ``y13``, ``b1``, ``k10``) or ``fj`` for a false joker.
+
+>>> parse_tile("red7"), parse_tile("orange5"), parse_tile("FJ")
+(Tile('r7'), Tile('y5'), Tile('fj'))
+>>> okey_of(parse_tile("b13"))
+Tile('b1')
+>>> format_hand(parse_hand("r1 r2 r3 fj"))
+'r1 r2 r3 fj'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+from okey_vision.errors import HandSizeError, TileCountError, UnknownTileError
+
+#: Colour letters in the project's fixed order (index 0..3).
+COLORS: tuple[str, ...] = ("r", "y", "b", "k")
+#: Full English colour names by letter.
+COLOR_NAMES: dict[str, str] = {"r": "red", "y": "yellow", "b": "blue", "k": "black"}
+#: Number of distinct numbered faces (4 colours x 13 numbers).
+NUM_FACES = 52
+#: Copies of each face (and of the false joker) in a full set.
+COPIES = 2
+#: Most tiles a player ever holds (after taking, before discarding).
+MAX_HAND = 15
+
+# Long colour names and their aliases; orange is how yellow often looks.
+_COLOR_ALIASES: dict[str, str] = {
+    "r": "r", "red": "r",
+    "y": "y", "yellow": "y", "o": "y", "orange": "y",
+    "b": "b", "blue": "b",
+    "k": "k", "black": "k",
+}
+_FALSE_JOKER_NAMES = {"fj", "falsejoker", "falseokey", "sahteokey", "f"}
+_TILE_RE = re.compile(r"^([a-z]+)(\d{1,2})$")
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    """One tile face: a colour letter and a number 1..13, or the false joker."""
+
+    color: str
+    number: int
+    index: int = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        if self.color == "f" and self.number == 0:
+            index = NUM_FACES
+        elif self.color in COLORS and 1 <= self.number <= 13:
+            index = COLORS.index(self.color) * 13 + self.number - 1
+        else:
+            raise UnknownTileError(f"unknown tile {self.color!r}{self.number!r}")
+        object.__setattr__(self, "index", index)
+
+    @property
+    def is_false_joker(self) -> bool:
+        """True for the false joker (``fj``)."""
+        return self.index == NUM_FACES
+
+    @property
+    def name(self) -> str:
+        """The short notation, e.g. ``'r7'`` or ``'fj'``."""
+        return "fj" if self.is_false_joker else f"{self.color}{self.number}"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"Tile({self.name!r})"
+
+    def __lt__(self, other: Tile) -> bool:
+        return self.index < other.index
+
+
+#: All 53 distinct tiles: the 52 faces in index order, then the false joker.
+TILES: tuple[Tile, ...] = tuple(
+    [Tile(c, n) for c in COLORS for n in range(1, 14)] + [Tile("f", 0)]
+)
+#: The false joker.
+FALSE_JOKER: Tile = TILES[NUM_FACES]
+
+
+def tile_at(index: int) -> Tile:
+    """The tile with the given index (0..51 faces, 52 the false joker).
+
+    >>> tile_at(0), tile_at(51), tile_at(52)
+    (Tile('r1'), Tile('k13'), Tile('fj'))
+    """
+    return TILES[index]
+
+
+def parse_tile(text: str) -> Tile:
+    """Parse one tile name, short or long, case-insensitive.
+
+    >>> parse_tile("k10"), parse_tile("Black_1"), parse_tile("yellow-13")
+    (Tile('k10'), Tile('k1'), Tile('y13'))
+    """
+    if isinstance(text, Tile):
+        return text
+    if not isinstance(text, str):
+        raise UnknownTileError(f"unknown tile name {text!r}: not a string")
+    key = re.sub(r"[\s_\-]", "", text.strip().lower())
+    if key in _FALSE_JOKER_NAMES:
+        return FALSE_JOKER
+    match = _TILE_RE.match(key)
+    if match:
+        color = _COLOR_ALIASES.get(match.group(1))
+        number = int(match.group(2))
+        if color is not None and 1 <= number <= 13:
+            return TILES[COLORS.index(color) * 13 + number - 1]
+    raise UnknownTileError(
+        f"unknown tile name {text!r}: expected a colour (r, y, b, k) and a "
+        "number 1-13 such as 'r7', or 'fj' for a false joker"
+    )
+
+
+def format_tile(tile: Tile) -> str:
+    """The short notation of a tile (the inverse of :func:`parse_tile`)."""
+    return tile.name
+
+
+def parse_hand(text: str | Iterable[str | Tile]) -> list[Tile]:
+    """Parse tiles separated by spaces or commas, or an iterable of names.
+
+    >>> parse_hand("r1, r2 fj")
+    [Tile('r1'), Tile('r2'), Tile('fj')]
+    """
+    if isinstance(text, str):
+        parts: Iterable[str | Tile] = [p for p in re.split(r"[\s,]+", text) if p]
+    else:
+        parts = text
+    return [parse_tile(p) for p in parts]
+
+
+def format_hand(tiles: Iterable[Tile]) -> str:
+    """Tiles in short notation joined by spaces."""
+    return " ".join(t.name for t in tiles)
+
+
+def okey_of(indicator: Tile) -> Tile:
+    """The okey (wild) face: the indicator's colour, next number, 13 wraps to 1.
+
+    >>> okey_of(parse_tile("r3")), okey_of(parse_tile("y13"))
+    (Tile('r4'), Tile('y1'))
+    """
+    indicator = parse_tile(indicator)
+    if indicator.is_false_joker:
+        raise TileCountError("a false joker ('fj') cannot be the indicator")
+    return TILES[COLORS.index(indicator.color) * 13 + indicator.number % 13]
+
+
+def false_joker_face(indicator: Tile) -> Tile:
+    """The face a false joker plays as: the okey face (it is not wild)."""
+    return okey_of(indicator)
+
+
+def is_okey(tile: Tile, indicator: Tile) -> bool:
+    """True when ``tile`` is a physical okey (wild) for this indicator."""
+    return tile == okey_of(indicator)
+
+
+def check_counts(
+    hand: Sequence[Tile],
+    indicator: Tile | None = None,
+    seen: Sequence[Tile] = (),
+) -> None:
+    """Raise :class:`TileCountError` if the tiles need more copies than exist.
+
+    Every face has two copies and there are two false jokers; the indicator
+    and the seen tiles use copies too.
+
+    >>> check_counts(parse_hand("r5 r5"), parse_tile("r5"))
+    Traceback (most recent call last):
+    ...
+    okey_vision.errors.TileCountError: 3 copies of 'r5' (hand 2, indicator 1): only 2 exist
+    """
+    if indicator is not None and parse_tile(indicator).is_false_joker:
+        raise TileCountError("a false joker ('fj') cannot be the indicator")
+    total = [0] * len(TILES)
+    for t in hand:
+        total[t.index] += 1
+    for t in seen:
+        total[t.index] += 1
+    if indicator is not None:
+        total[indicator.index] += 1
+    if max(total) <= COPIES:
+        return
+    tile = TILES[next(i for i, v in enumerate(total) if v > COPIES)]
+    in_hand, in_seen = list(hand).count(tile), list(seen).count(tile)
+    where = [f"hand {in_hand}"] if in_hand else []
+    if in_seen:
+        where.append(f"seen {in_seen}")
+    if indicator is not None and tile == indicator:
+        where.append("indicator 1")
+    raise TileCountError(
+        f"{total[tile.index]} copies of {tile.name!r} ({', '.join(where)}): only {COPIES} exist"
+    )
+
+
+@dataclass(frozen=True)
+class Hand:
+    """The boundary between reading and rules: a player's tiles, the indicator
+    and the tiles seen elsewhere (discards), all checked against the tile set.
+
+    >>> h = Hand.parse("r1 r2 r3", indicator="k5")
+    >>> h.okey, len(h)
+    (Tile('k6'), 3)
+    """
+
+    tiles: tuple[Tile, ...]
+    indicator: Tile
+    seen: tuple[Tile, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tiles", tuple(parse_hand(self.tiles)))
+        object.__setattr__(self, "indicator", parse_tile(self.indicator))
+        object.__setattr__(self, "seen", tuple(parse_hand(self.seen)))
+        if len(self.tiles) > MAX_HAND:
+            raise HandSizeError(
+                f"a hand holds at most {MAX_HAND} tiles, got {len(self.tiles)}: "
+                f"{format_hand(self.tiles)!r}"
+            )
+        check_counts(self.tiles, self.indicator, self.seen)
+
+    @classmethod
+    def parse(
+        cls, tiles: str | Iterable[str | Tile], indicator: str | Tile,
+        seen: str | Iterable[str | Tile] = (),
+    ) -> Hand:
+        """Build a hand from tile names (see :func:`parse_hand`)."""
+        return cls(tuple(parse_hand(tiles)), parse_tile(indicator), tuple(parse_hand(seen)))
+
+    @property
+    def okey(self) -> Tile:
+        """The okey face for this hand's indicator."""
+        return okey_of(self.indicator)
+
+    def __len__(self) -> int:
+        return len(self.tiles)
+
+    def __str__(self) -> str:
+        return format_hand(self.tiles)

@@ -1,0 +1,73 @@
+"""The one boundary type between vision and rules: a tile read from a photo.
+
+>>> r = TileRead(box=(10, 20, 40, 65), tile=parse_tile("r7"), confidence=0.97,
+...              alternatives=((parse_tile("r7"), 0.97), (parse_tile("r1"), 0.02)), row=0)
+>>> r.name, r.low_confidence
+('r7', False)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from okey_vision.tiles import Hand, Tile, parse_tile
+
+#: Below this confidence a read is flagged so the UI can ask the player.
+LOW_CONFIDENCE = 0.6
+#: Row value for a tile lying apart from the rack rows (e.g. the indicator).
+APART = -1
+
+
+@dataclass(frozen=True)
+class TileRead:
+    """One tile found in a photo: where, what, how sure, and what else it may be."""
+
+    box: tuple[float, float, float, float]
+    tile: Tile
+    confidence: float
+    alternatives: tuple[tuple[Tile, float], ...] = ()
+    row: int = 0
+    order: int = field(default=0, compare=False)
+
+    @property
+    def name(self) -> str:
+        """The tile's short notation."""
+        return self.tile.name
+
+    @property
+    def low_confidence(self) -> bool:
+        """True when the read should be confirmed by the player."""
+        return self.confidence < LOW_CONFIDENCE
+
+    @property
+    def center(self) -> tuple[float, float]:
+        """The box centre (x, y) in pixels."""
+        x1, y1, x2, y2 = self.box
+        return (x1 + x2) / 2, (y1 + y2) / 2
+
+    def to_dict(self) -> dict:
+        """A JSON-ready summary (box in input pixels)."""
+        return {
+            "tile": self.tile.name,
+            "box": [round(float(v), 1) for v in self.box],
+            "confidence": round(float(self.confidence), 4),
+            "row": self.row,
+            "alternatives": [[t.name, round(float(p), 4)] for t, p in self.alternatives],
+        }
+
+
+def rack_order(reads: Sequence[TileRead]) -> list[TileRead]:
+    """Reads as the player sees the rack: rows top to bottom, tiles left to
+    right; tiles apart from the rows (row -1) last."""
+    return sorted(reads, key=lambda r: (r.row == APART, r.row, r.center[0]))
+
+
+def hand_from_reads(
+    reads: Sequence[TileRead], indicator: Tile | str, seen: Sequence[Tile | str] = (),
+    include_apart: bool = False,
+) -> Hand:
+    """The hand the reads show (rack rows only unless ``include_apart``),
+    checked against the tile set like any other hand."""
+    chosen = [r for r in rack_order(reads) if include_apart or r.row != APART]
+    return Hand(tuple(r.tile for r in chosen), parse_tile(indicator), tuple(parse_tile(s) for s in seen))

@@ -1,0 +1,70 @@
+"""The command line: readable and JSON output, one-line errors with exit 2."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from okey_vision.cli import main
+
+WIN15 = "r1 r2 r3 y5 y6 y7 b9 b10 b11 k1 k2 k3 k4 k5 r4".split()
+
+
+def run_cli(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_solve_json_has_the_promised_keys(capsys):
+    code, out, _ = run_cli(capsys, "solve", "--indicator", "r3", "--json", *WIN15)
+    assert code == 0
+    data = json.loads(out)
+    assert data["indicator"] == "r3" and data["okey"] == "r4"
+    assert data["hand"] == WIN15
+    assert data["can_declare"] is True
+    best = data["declare"]
+    assert best["discard"] == "r4" and best["okey_discard"] is True and best["kind"] == "melds"
+    assert sorted(t for m in best["melds"] for t in m) == sorted(t for t in WIN15 if t != "r4")
+    arr = data["arrangement"]
+    assert arr["tiles_in_melds"] == 15 and arr["leftover"] == []
+    assert sum(len(m) for m in arr["melds"]) == 15
+
+
+def test_solve_readable_output(capsys):
+    code, out, _ = run_cli(capsys, "solve", "-i", "r3", *WIN15)
+    assert code == 0
+    assert "okey r4" in out and "Declare: yes, discard r4" in out and "doubles" in out
+
+
+def test_solve_partial_rack_cannot_declare_with_note(capsys):
+    code, out, _ = run_cli(capsys, "solve", "-i", "k1", "--json", "r1", "r2", "r3", "y9")
+    data = json.loads(out)
+    assert code == 0 and data["can_declare"] is False and data["declare"] is None
+    assert "14" in data["note"]
+    assert data["arrangement"]["melds"] == [["r1", "r2", "r3"]]
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["-i", "r3", "x7", "r1"], "'x7'"),
+    (["-i", "r3"] + ["r1"] * 8 + ["r2"] * 8, "16"),
+    (["-i", "r3", "r3", "r3"], "'r3'"),
+    (["-i", "r3", "r5", "r5", "r5"], "'r5'"),
+    (["-i", "r3", "fj", "fj", "fj"], "'fj'"),
+    (["-i", "fj", "r1"], "'fj'"),
+    (["-i", "purple9", "r1"], "'purple9'"),
+])
+def test_bad_input_is_one_line_exit_2(capsys, args, needle):
+    code, out, err = run_cli(capsys, "solve", *args)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and needle in err and "Traceback" not in err
+
+
+def test_console_entry_point_runs_as_a_module():
+    proc = subprocess.run(
+        [sys.executable, "-m", "okey_vision.cli", "solve", "-i", "b2", "--json",
+         *"r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k3 k4 r9".split()],
+        capture_output=True, text=True, check=True,
+    )
+    assert json.loads(proc.stdout)["declare"]["discard"] == "r9"

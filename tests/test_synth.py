@@ -1,0 +1,152 @@
+"""Synthetic renderer: labels match pixels, determinism, tile counts, writers."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import pytest
+
+np = pytest.importorskip("numpy")
+cv2 = pytest.importorskip("cv2")
+yaml = pytest.importorskip("yaml")
+
+from okey_vision.synth import SynthConfig, render_scene  # noqa: E402
+from okey_vision.synth import command  # noqa: E402
+from okey_vision.synth.datasets import (CROP_CLASSES, FACE_CLASSES, write_crop_dataset,  # noqa: E402
+                                        write_detect_dataset)
+from okey_vision.tiles import check_counts  # noqa: E402
+
+SMALL = SynthConfig(long_side=(480, 640))
+CLEAN = SMALL.replace(effects=False, p_hand=0.0)
+
+
+def _cream(pixels: np.ndarray) -> np.ndarray:
+    """Light, low-saturation pixels (tile body) among BGR pixels."""
+    hsv = cv2.cvtColor(pixels.reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)
+    return (hsv[:, 2] > 140) & (hsv[:, 1] < 110)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_label_boxes_hold_their_tiles(seed: int) -> None:
+    scene = render_scene(seed, CLEAN)
+    h, w = scene.image.shape[:2]
+    assert scene.mask.shape == (h, w)
+    for k, t in enumerate(scene.tiles, start=1):
+        x1, y1, x2, y2 = t.box
+        assert 0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h
+        ys, xs = np.nonzero(scene.mask == k)
+        assert len(ys) > 0, "a label without drawn pixels"
+        # every pixel of the tile lies inside its box (1 px tolerance)
+        assert xs.min() + 0.5 >= x1 - 1 and xs.max() + 0.5 <= x2 + 1
+        assert ys.min() + 0.5 >= y1 - 1 and ys.max() + 0.5 <= y2 + 1
+        # and the box is tight: the tile's pixels reach (nearly) its sides
+        if t.visible > 0.95:
+            assert xs.min() - x1 < 2.5 and x2 - xs.max() - 1 < 2.5
+        # the box holds tile-coloured (cream) pixels
+        assert _cream(scene.image[ys, xs]).mean() > 0.4, t
+        assert t.visible >= CLEAN.min_visible
+    # every drawn face tile is either labelled or marked 255 (cut, covered or tiny)
+    assert set(np.unique(scene.mask)) <= set(range(len(scene.tiles) + 1)) | {255}
+
+
+def test_every_visible_tile_is_labelled() -> None:
+    # unlabelled tile pixels (255) belong to tiles mostly hidden or cut by the border
+    for seed in range(8):
+        scene = render_scene(seed, CLEAN.replace(p_flat=0.5))
+        labelled = (scene.mask > 0) & (scene.mask < 255)
+        hidden = scene.mask == 255
+        assert hidden.sum() <= max(1, labelled.sum()), seed
+
+
+def test_hand_matches_rack_labels() -> None:
+    cfg = CLEAN.replace(p_flat=0.0, tile_height=(30.0, 40.0), max_tilt=5.0, max_roll=2.0,
+                        p_hand=0.0)
+    seen = 0
+    for seed in range(10):
+        scene = render_scene(seed, cfg)
+        rack = [t for t in scene.tiles if t.on_rack]
+        if len(rack) == len(scene.hand):  # the whole rack is in the frame
+            seen += 1
+            order = sorted(rack, key=lambda t: (t.row, (t.box[0] + t.box[2]) / 2))
+            assert [t.tile for t in order] == scene.hand
+    assert seen >= 3
+
+
+def test_same_seed_same_image_and_labels() -> None:
+    a, b = render_scene(123, SMALL), render_scene(123, SMALL)
+    assert a.image.tobytes() == b.image.tobytes()
+    assert [(t.tile, t.box) for t in a.tiles] == [(t.tile, t.box) for t in b.tiles]
+    assert a.hand == b.hand and a.indicator == b.indicator
+    c = render_scene(124, SMALL)
+    assert c.image.shape != a.image.shape or c.image.tobytes() != a.image.tobytes()
+
+
+def test_counts_never_exceed_the_set() -> None:
+    for seed in range(40):
+        scene = render_scene(seed, SMALL.replace(p_indicator=1.0, p_discards=1.0))
+        check_counts(scene.hand, scene.indicator)
+        # every face-up tile in the picture (rack, discards, table) comes from one set
+        check_counts([t.tile for t in scene.tiles if not t.is_indicator], scene.indicator)
+        assert sum(t.is_false_joker for t in scene.hand) <= 2
+        assert scene.indicator is None or not scene.indicator.is_false_joker
+        assert all(len(row) <= 15 for row in
+                   ([t for t in scene.tiles if t.row == 0], [t for t in scene.tiles if t.row == 1]))
+
+
+def test_detect_writer(tmp_path) -> None:
+    data = write_detect_dataset(tmp_path, 6, seed=3, config=SMALL, val_fraction=0.34)
+    meta = yaml.safe_load(data.read_text())
+    assert meta["names"] == {0: "tile"} and meta["train"] == "images/train"
+    imgs = sorted(tmp_path.glob("images/*/*.jpg"))
+    assert len(imgs) == 6
+    for img in imgs:
+        lab = tmp_path / "labels" / img.parent.name / (img.stem + ".txt")
+        for line in lab.read_text().splitlines():
+            parts = line.split()
+            assert parts[0] == "0" and len(parts) == 5
+            vals = [float(v) for v in parts[1:]]
+            assert all(0.0 <= v <= 1.0 for v in vals) and vals[2] > 0 and vals[3] > 0
+    recs = [json.loads(l) for l in (tmp_path / "hands.jsonl").read_text().splitlines()]
+    assert len(recs) == 6 and all("hand" in r and "tiles" in r for r in recs)
+    # the faces variant uses TILES indices
+    data2 = write_detect_dataset(tmp_path / "f", 2, seed=3, config=SMALL, classes="faces")
+    names = yaml.safe_load(data2.read_text())["names"]
+    assert [names[i] for i in range(53)] == list(FACE_CLASSES)
+    for lab in (tmp_path / "f").glob("labels/*/*.txt"):
+        for line in lab.read_text().splitlines():
+            assert 0 <= int(line.split()[0]) < 53
+
+
+@pytest.mark.parametrize("label", ["face", "number", "color"])
+def test_crop_writer(tmp_path, label: str) -> None:
+    out = write_crop_dataset(tmp_path, 3, seed=1, config=SMALL, label=label, size=32)
+    assert sorted(p.name for p in (out / "train").iterdir()) == sorted(CROP_CLASSES[label])
+    crops = list(out.glob("*/*/*.png"))
+    assert crops
+    im = cv2.imread(str(crops[0]))
+    assert im.shape == (32, 32, 3)
+
+
+def test_cli_preview_and_bad_args(tmp_path, capsys) -> None:
+    p = argparse.ArgumentParser()
+    command.add_arguments(p)
+    cfg = tmp_path / "small.yaml"
+    cfg.write_text("config:\n  long_side: [320, 480]\n")
+    rc = command.run(p.parse_args(["--count", "2", "--out", str(tmp_path / "o"), "--preview",
+                                   "--config", str(cfg), "--kind", "scenes"]))
+    assert rc == 0 and (tmp_path / "o" / "preview.png").exists()
+    assert command.run(p.parse_args(["--count", "2", "--out", str(tmp_path), "--kind", "x"])) == 2
+    assert "error" in capsys.readouterr().err
+
+
+def test_recipes_load() -> None:
+    from pathlib import Path
+
+    from okey_vision.synth.config import load_config
+
+    root = Path(__file__).resolve().parents[1] / "datasets"
+    recipes = sorted(root.glob("synth-*.yaml"))
+    assert recipes
+    for r in recipes:
+        assert isinstance(load_config(r), SynthConfig)
