@@ -19,10 +19,11 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Iterable, Sequence
 
 from okey_vision.errors import HandSizeError
-from okey_vision.melds import Meld, pair_with_okey, run_with_okey, set_with_okey
+from okey_vision.melds import PAIR, Meld, run_with_okey, set_with_okey
 from okey_vision.scoring import COUNTDOWN, finish_points
 from okey_vision.tiles import (
     FALSE_JOKER,
@@ -49,6 +50,7 @@ _best_memo: dict[int, int] = {}
 _move_memo: dict[int, tuple[int, int, int]] = {}
 _complete_memo: dict[int, bool] = {}
 _SHIFT = [2 * i for i in range(NUM_FACES)]
+_BY_INDEX = attrgetter("index")  # sort key for tiles, faster than Tile.__lt__
 _ONE = [1 << (2 * i) for i in range(NUM_FACES)]  # one tile of face i
 _FIELD = [3 << (2 * i) for i in range(NUM_FACES)]  # the count bits of face i
 
@@ -70,7 +72,7 @@ def _count(x: int, i: int) -> int:
     return (x >> _SHIFT[i]) & 3
 
 
-def _moves(x: int, w: int) -> list[tuple[int, int, int]]:
+def _moves(x: int, w: int) -> set[tuple[int, int, int]]:
     """Every meld holding the lowest face of ``x``: (state after, okeys after, size).
 
     Two exchange arguments prune without losing the optimum: a meld never uses
@@ -82,8 +84,9 @@ def _moves(x: int, w: int) -> list[tuple[int, int, int]]:
     c, n0 = divmod(i, 13)
     one = _ONE
     field = _FIELD
-    out: list[tuple[int, int, int]] = []
-    add = out.append
+    # A set, since okeys above or below a run (or in a set) often reach the same state.
+    out: set[tuple[int, int, int]] = set()
+    add = out.add
     rest = x - one[i]
     # Sets: partners come only from higher colours (lower ones are gone).
     others = [one[j] for j in range(i + 13, NUM_FACES, 13) if x & field[j]]
@@ -130,12 +133,7 @@ def _moves(x: int, w: int) -> list[tuple[int, int, int]]:
             length += 1
             if length >= 3:
                 add((cx, cw, length))
-    out.sort(key=_by_size)
     return out
-
-
-def _by_size(move: tuple[int, int, int]) -> int:
-    return -move[2]
 
 
 def _check_memo() -> None:
@@ -162,6 +160,11 @@ def _windows(i: int) -> list[tuple[int, int]]:
 # Per face: the fields of its set partners, and of each 3-run's other two faces.
 _SET_FIELDS = [[_FIELD[c * 13 + i % 13] for c in range(4) if c != i // 13] for i in range(NUM_FACES)]
 _RUN_FIELDS = [[(_FIELD[a], _FIELD[b]) for a, b in _windows(i)] for i in range(NUM_FACES)]
+# Per face: every field that can share a meld with it when one okey helps.
+_NEAR = [0] * NUM_FACES
+for _i in range(NUM_FACES):
+    for _f in _SET_FIELDS[_i] + [f for pair in _RUN_FIELDS[_i] for f in pair]:
+        _NEAR[_i] |= _f  # OR, not sum: the windows share faces
 
 
 def _alive(x: int, w: int, i: int) -> bool:
@@ -170,11 +173,13 @@ def _alive(x: int, w: int, i: int) -> bool:
     3-run window, or among the other colours of its number)."""
     if w >= 2:
         return True
-    need = 2 - w
-    if sum(1 for f in _SET_FIELDS[i] if x & f) >= need:
+    if w == 1:
+        return bool(x & _NEAR[i])
+    a, b, c = _SET_FIELDS[i]
+    if (x & a > 0) + (x & b > 0) + (x & c > 0) >= 2:
         return True
     for a, b in _RUN_FIELDS[i]:
-        if (x & a > 0) + (x & b > 0) >= need:
+        if x & a and x & b:
             return True
     return False
 
@@ -209,8 +214,8 @@ def _search(x: int, w: int, total: int) -> int:
     if hit is not None:
         return hit
     i = ((x & -x).bit_length() - 1) >> 1
-    rest = x - (1 << _SHIFT[i])
-    if not _alive(x, w, i):  # the lowest face fits nowhere: it is left over
+    rest = x - _ONE[i]
+    if w < 2 and not _alive(x, w, i):  # the lowest face fits nowhere: it is left over
         best = _search(rest, w, total - 1)
         choice = (rest, w, 0)
     else:
@@ -285,10 +290,9 @@ def _best_path(x: int, w: int, total: int, okey: Tile, indicator: Tile) -> tuple
         if size:
             melds.append(_decode_meld(x - x2, w - w2, okey))
         else:
-            i = ((x & -x).bit_length() - 1) >> 1
-            leftover.append(FALSE_JOKER if i == okey.index else TILES[i])
+            leftover += _faces_of(x - x2, okey)
         x, w = x2, w2
-    return melds, sorted(leftover) + [okey] * w
+    return melds, sorted(leftover, key=_BY_INDEX) + [okey] * w
 
 
 def _complete_path(x: int, w: int, okey: Tile, indicator: Tile) -> list[Meld]:
@@ -316,24 +320,26 @@ def best_pairs(tiles: Sequence[Tile], indicator: Tile, okey_pair: bool = True) -
     okey = okey_of(indicator)
     by_face: dict[Tile, list[Tile]] = {}
     okeys: list[Tile] = []
-    for t in sorted(tiles):
+    for t in sorted(tiles, key=_BY_INDEX):
         if t == okey:
             okeys.append(t)
         else:
             by_face.setdefault(okey if t.is_false_joker else t, []).append(t)
     pairs: list[Meld] = []
     singles: list[Tile] = []
-    for group in by_face.values():
-        while len(group) >= 2 and len(pairs) < 7:
-            pairs.append(pair_with_okey(group[:2], okey))  # type: ignore[arg-type]
-            group = group[2:]
-        singles += group
+    for face, group in by_face.items():
+        if len(group) == 2 and len(pairs) < 7:
+            pairs.append(Meld(PAIR, (group[0], group[1]), (face, face), okey))
+        else:
+            singles += group
     while okeys and singles and len(pairs) < 7:
-        pairs.append(pair_with_okey([singles.pop(0), okeys.pop()], okey))  # type: ignore[arg-type]
+        single = singles.pop(0)
+        face = okey if single.is_false_joker else single
+        pairs.append(Meld(PAIR, (single, okeys.pop()), (face, face), okey))
     if okey_pair and len(okeys) == 2 and len(pairs) < 7:
-        pairs.append(pair_with_okey(okeys, okey))  # type: ignore[arg-type]
+        pairs.append(Meld(PAIR, (okeys[0], okeys[1]), (okey, okey), okey))
         okeys = []
-    return pairs, sorted(singles + okeys)
+    return pairs, sorted(singles + okeys, key=_BY_INDEX)
 
 
 # ------------------------------------------------------------ results ---
