@@ -1,0 +1,319 @@
+"""A simulator of Okey rounds and games, with bot policies to play them.
+
+The deal, turns and scoring follow the rules page: 2 to 4 players, 14 tiles
+each and 15 for the starter, who only discards on the first turn; a turn
+takes the stock's top or the tile the previous player has just discarded,
+then discards onto the player's own pile; a round ends when a player
+declares a finished hand or, at the start of a turn, the stock is empty (a
+stall). Every declaration is checked by the solver: a bot cannot finish a
+hand that is not finished.
+
+>>> import random
+>>> r = play_round([GreedyPolicy(), GreedyPolicy()], random.Random(3), check=True)
+>>> r.stall or r.winner in (0, 1)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from okey_vision.coach import FINISHED, _pool, _read, _without, rank_discards
+from okey_vision.errors import OkeyError
+from okey_vision.scoring import COUNTDOWN, INDICATOR_BONUS, PENALTY, STALL_PENALTY, START, check_scheme
+from okey_vision.solver import Finish, best_count, declare, encode
+from okey_vision.tiles import FALSE_JOKER, TILES, Tile, okey_of
+
+#: The full set: every face twice and two false jokers.
+DECK: tuple[Tile, ...] = tuple(t for t in TILES for _ in range(2))
+
+
+class GameError(OkeyError):
+    """An illegal move by a policy (e.g. declaring a hand that is not finished)."""
+
+
+@dataclass(frozen=True)
+class View:
+    """What a player sees on their turn."""
+
+    me: int
+    hand: tuple[Tile, ...]
+    indicator: Tile
+    seen: tuple[Tile, ...]          # every tile on the discard piles
+    offered: Tile | None            # the tile the previous player just discarded
+    stock_left: int
+    players: int
+    scheme: str = COUNTDOWN
+
+    @property
+    def okey(self) -> Tile:
+        """The okey face."""
+        return okey_of(self.indicator)
+
+    def seen_without(self, tile: Tile | None) -> list[Tile]:
+        """The seen tiles less one copy of ``tile`` (the offered one)."""
+        rest = list(self.seen)
+        if tile is not None and tile in rest:
+            rest.remove(tile)
+        return rest
+
+
+@dataclass(frozen=True)
+class Move:
+    """A discard, declaring the hand finished or not."""
+
+    discard: Tile
+    declare: bool = False
+
+
+class Policy:
+    """A bot: whether to take the offered tile, then what to discard."""
+
+    name = "policy"
+
+    def take(self, view: View, rng: random.Random) -> bool:
+        """True to take the offered tile, False to draw from the stock."""
+        return False
+
+    def move(self, view: View, rng: random.Random) -> Move:
+        """The discard (and whether to declare) for a 15-tile hand."""
+        raise NotImplementedError
+
+
+def _finish_move(view: View) -> Move | None:
+    # Declare whenever a finish exists, with the highest-scoring one.
+    decl = declare(view.hand, view.indicator, view.scheme)
+    if decl.can_declare and decl.best is not None and decl.best.discard is not None:
+        return Move(decl.best.discard, True)
+    return None
+
+
+class RandomPolicy(Policy):
+    """Draws or takes at random, discards at random, declares when finished."""
+
+    name = "random"
+
+    def take(self, view: View, rng: random.Random) -> bool:
+        """A coin flip."""
+        return rng.random() < 0.5
+
+    def move(self, view: View, rng: random.Random) -> Move:
+        """Declare if finished, else a random tile."""
+        return _finish_move(view) or Move(rng.choice(view.hand))
+
+
+def _melded(tiles: Sequence[Tile], okey: Tile) -> int:
+    x, w = encode(tiles, okey)
+    return best_count(x, w, len(tiles) - w)
+
+
+class GreedyPolicy(Policy):
+    """Keeps the most tiles in melds: discards the tile whose loss keeps the
+    most in runs and sets (okeys last), takes the offered tile when it adds
+    to that count."""
+
+    name = "greedy"
+
+    def _best_discard(self, hand: Sequence[Tile], okey: Tile) -> tuple[int, Tile]:
+        best: tuple[int, int, int] | None = None
+        pick = hand[0]
+        for t in sorted(set(hand)):
+            key = (_melded(_without(hand, t), okey), t != okey, -t.index)
+            if best is None or key > best:
+                best, pick = key, t
+        assert best is not None
+        return best[0], pick
+
+    def take(self, view: View, rng: random.Random) -> bool:
+        """Take when the best 14 after taking hold more tiles in melds."""
+        if view.offered is None:
+            return False
+        if declare(list(view.hand) + [view.offered], view.indicator).can_declare:
+            return True
+        after, _ = self._best_discard(list(view.hand) + [view.offered], view.okey)
+        return after > _melded(view.hand, view.okey)
+
+    def move(self, view: View, rng: random.Random) -> Move:
+        """Declare if finished, else the discard keeping most tiles in melds."""
+        return _finish_move(view) or Move(self._best_discard(view.hand, view.okey)[1])
+
+
+class CoachPolicy(Policy):
+    """Plays the coach's advice: declares when finished, takes the offered
+    tile when it lowers the distance to winning, discards the tile ranked
+    first (lowest distance, then most tiles kept in melds; the bot skips the
+    outs count for speed unless ``with_outs``)."""
+
+    name = "coach"
+
+    def __init__(self, with_outs: bool = False) -> None:
+        self.with_outs = with_outs
+
+    def take(self, view: View, rng: random.Random) -> bool:
+        """Take the offered tile when it finishes or shortens the hand."""
+        off = view.offered
+        if off is None:
+            return False
+        hand = list(view.hand)
+        if declare(hand + [off], view.indicator).can_declare:
+            return True
+        seen = view.seen_without(off)
+        now = _read(_pool(hand, view.indicator, seen + [off]), with_outs=False).distance
+        after = rank_discards(hand + [off], view.indicator, seen, with_outs=False)[0].distance
+        return after < now
+
+    def move(self, view: View, rng: random.Random) -> Move:
+        """Declare if finished, else the coach's first-ranked discard."""
+        done = _finish_move(view)
+        if done:
+            return done
+        return Move(rank_discards(list(view.hand), view.indicator, view.seen, self.with_outs)[0].tile)
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """How a round ended and what each player gains or loses."""
+
+    winner: int | None
+    kind: str | None            # 'melds' or 'pairs'; None for a stall
+    okey_discard: bool
+    points: int                 # what each opponent loses (countdown) or takes (penalty)
+    turns: int                  # the winner's own turns (all turns for a stall)
+    twins: tuple[int, ...]      # players who held the indicator's twin
+    delta: tuple[int, ...]      # score change per player under the scheme
+
+    @property
+    def stall(self) -> bool:
+        """True when the stock ran out."""
+        return self.winner is None
+
+
+def deal(rng: random.Random, players: int, starter: int = 0
+         ) -> tuple[list[list[Tile]], Tile, list[Tile]]:
+    """Shuffle and deal: (hands, indicator, stock); the stock's top is its end."""
+    if not 2 <= players <= 4:
+        raise GameError(f"Okey is played by 2 to 4 players, got {players}")
+    deck = list(DECK)
+    rng.shuffle(deck)
+    hands: list[list[Tile]] = []
+    for p in range(players):
+        size = FINISHED + 1 if p == starter else FINISHED
+        hands.append(deck[:size])
+        del deck[:size]
+    # The indicator is turned up from the rest; a false joker is passed over.
+    k = next(i for i, t in enumerate(deck) if t != FALSE_JOKER)
+    indicator = deck.pop(k)
+    return hands, indicator, deck
+
+
+def _delta(players: int, winner: int | None, points: int, twins: Sequence[int], scheme: str) -> tuple[int, ...]:
+    sign = -1 if scheme == COUNTDOWN else 1
+    delta = [0] * players
+    for p in range(players):
+        if winner is not None and p != winner:
+            delta[p] += sign * points
+        if winner is None:
+            delta[p] += sign * STALL_PENALTY[scheme] if scheme == PENALTY else 0
+        for t in twins:
+            if t != p:
+                delta[p] += sign * INDICATOR_BONUS[scheme]
+    return tuple(delta)
+
+
+def play_round(policies: Sequence[Policy], rng: random.Random, starter: int = 0,
+               scheme: str = COUNTDOWN, check: bool = False,
+               on_turn: Callable[[dict], None] | None = None) -> RoundResult:
+    """Play one round; ``check`` asserts after every turn that all 106 tiles
+    are accounted for; ``on_turn`` receives the table state after each turn."""
+    check_scheme(scheme)
+    n = len(policies)
+    hands, indicator, stock = deal(rng, n, starter)
+    piles: list[list[Tile]] = [[] for _ in range(n)]
+    twins = tuple(p for p in range(n) if indicator in hands[p])
+    turns = [0] * n
+    p = starter
+    offered: Tile | None = None
+    first = True
+    full = Counter(DECK)
+    while True:
+        if not first:
+            if not stock:
+                delta = _delta(n, None, 0, twins, scheme)
+                return RoundResult(None, None, False, 0, sum(turns), twins, delta)
+            view = View(p, tuple(hands[p]), indicator, tuple(t for pile in piles for t in pile),
+                        offered, len(stock), n, scheme)
+            if offered is not None and policies[p].take(view, rng):
+                hands[p].append(piles[(p - 1) % n].pop())
+            else:
+                hands[p].append(stock.pop())
+        first = False
+        view = View(p, tuple(hands[p]), indicator, tuple(t for pile in piles for t in pile),
+                    None, len(stock), n, scheme)
+        move = policies[p].move(view, rng)
+        turns[p] += 1
+        if move.discard not in hands[p]:
+            raise GameError(f"player {p} ({policies[p].name}) discards {move.discard.name}, "
+                            f"which is not in the hand")
+        if move.declare:
+            finish = _legal_finish(hands[p], indicator, move.discard, scheme)
+            if finish is None:
+                raise GameError(f"player {p} ({policies[p].name}) declares an unfinished hand: "
+                                f"{' '.join(t.name for t in hands[p])} throwing {move.discard.name}")
+        hands[p].remove(move.discard)
+        piles[p].append(move.discard)
+        if check:
+            table = Counter(t for h in hands for t in h) + Counter(stock) + \
+                Counter(t for pile in piles for t in pile) + Counter([indicator])
+            assert table == full, "tiles are not conserved"
+            assert all(len(h) == FINISHED for h in hands), "a hand does not hold 14 tiles"
+        if on_turn is not None:
+            on_turn({"player": p, "hands": [list(h) for h in hands], "stock": list(stock),
+                     "piles": [list(x) for x in piles], "indicator": indicator, "move": move})
+        if move.declare:
+            points = finish.points(scheme)
+            delta = _delta(n, p, points, twins, scheme)
+            return RoundResult(p, finish.kind, finish.okey_discard, points, turns[p], twins, delta)
+        offered = move.discard
+        p = (p + 1) % n
+
+
+def _legal_finish(hand: Sequence[Tile], indicator: Tile, discard: Tile, scheme: str) -> Finish | None:
+    """The best finish that throws ``discard``, or None when there is none."""
+    found = [f for f in declare(hand, indicator, scheme).finishes if f.discard == discard]
+    return max(found, key=lambda f: f.points(scheme)) if found else None
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """Final scores and the rounds of a game."""
+
+    scores: tuple[int, ...]
+    rounds: tuple[RoundResult, ...]
+    scheme: str
+
+    @property
+    def winner(self) -> int:
+        """Highest score (countdown) or lowest penalty; ties to the lower seat."""
+        if self.scheme == COUNTDOWN:
+            return max(range(len(self.scores)), key=lambda p: (self.scores[p], -p))
+        return min(range(len(self.scores)), key=lambda p: (self.scores[p], p))
+
+
+def play_game(policies: Sequence[Policy], rng: random.Random, scheme: str = COUNTDOWN,
+              rounds: int = 10, max_rounds: int = 200) -> GameResult:
+    """A game: countdown plays until a score reaches 0; penalty plays
+    ``rounds`` rounds. The starter moves one seat each round."""
+    check_scheme(scheme)
+    n = len(policies)
+    scores = [START[scheme]] * n
+    played: list[RoundResult] = []
+    while len(played) < (rounds if scheme == PENALTY else max_rounds):
+        r = play_round(policies, rng, starter=len(played) % n, scheme=scheme)
+        played.append(r)
+        scores = [s + d for s, d in zip(scores, r.delta)]
+        if scheme == COUNTDOWN and min(scores) <= 0:
+            break
+    return GameResult(tuple(scores), tuple(played), scheme)
