@@ -24,6 +24,7 @@ from okey_vision.tiles import format_hand, okey_of, parse_hand, parse_tile
 PLUGINS: dict[str, tuple[str, str]] = {
     "synth": ("okey_vision.synth.command", "render synthetic rack photos with labels"),
     "advise": ("okey_vision.coach_command", "rank discards by distance to winning and outs"),
+    "read": ("okey_vision.vision.command", "read the tiles in a rack photo"),
 }
 
 

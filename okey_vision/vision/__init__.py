@@ -1,9 +1,24 @@
 """Reading tiles from photos: the boundary type and the reader.
 
 :mod:`okey_vision.vision.reads` (the :class:`TileRead` boundary type) is pure
-Python; the model code loads numpy, OpenCV and ultralytics lazily.
+Python; the model code loads numpy, OpenCV and ultralytics/onnxruntime lazily:
+``from okey_vision.vision import read_rack`` imports the reader on first use.
 """
 
 from okey_vision.vision.reads import TileRead, hand_from_reads, rack_order
 
-__all__ = ["TileRead", "hand_from_reads", "rack_order"]
+__all__ = ["TileRead", "hand_from_reads", "rack_order", "read_rack", "RackReader", "make_consistent"]
+
+_LAZY = {
+    "read_rack": "okey_vision.vision.reader",
+    "RackReader": "okey_vision.vision.reader",
+    "make_consistent": "okey_vision.vision.consistency",
+}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'okey_vision.vision' has no attribute {name!r}")

@@ -20,7 +20,8 @@ copies the stripped best weights into ``models/<model>.pt``.
 Run it again with the same arguments to resume an interrupted run (it resumes
 from ``runs/okey/<model>/weights/last.pt``); ``--init models/detector.pt``
 starts a new run from shipped weights (continue training across sessions);
-``--ship-only`` just copies the current best/last weights into ``models/``.
+``--ship-only`` just copies the current best/last weights into ``models/``;
+``export`` writes ONNX copies of ``models/*.pt`` (the reader prefers them).
 """
 
 from __future__ import annotations
@@ -42,12 +43,13 @@ MODELS = ROOT / "models"
 
 #: Default recipe per model: data size, image size, schedule.
 RECIPES: dict[str, dict] = {
-    "detector": dict(count=600, seed=100, imgsz=416, batch=16, epochs=12, lr0=0.002,
+    "detector": dict(count=450, seed=100, imgsz=320, batch=16, epochs=25, lr0=0.002,
                      optimizer="AdamW", warmup_epochs=1.0, cos_lr=True, close_mosaic=2),
-    "number": dict(count=1500, seed=200, imgsz=64, batch=128, epochs=15, lr0=0.002,
-                   optimizer="AdamW", warmup_epochs=1.0, cos_lr=True),
-    "color": dict(count=1500, seed=200, imgsz=64, batch=128, epochs=8, lr0=0.002,
-                  optimizer="AdamW", warmup_epochs=1.0, cos_lr=True),
+    # classifiers: no warmup (ultralytics' warmup_bias_lr=0.1 with AdamW stalls them)
+    "number": dict(count=800, seed=200, imgsz=64, batch=64, epochs=25, lr0=0.001, fraction=0.6,
+                   optimizer="AdamW", warmup_epochs=0.0, cos_lr=True),
+    "color": dict(count=800, seed=200, imgsz=32, batch=64, epochs=6, lr0=0.001, fraction=0.6,
+                  optimizer="AdamW", warmup_epochs=0.0, cos_lr=True),
 }
 
 
@@ -56,7 +58,12 @@ def log_to(path: Path) -> logging.Logger:
     from ultralytics.utils import LOGGER
 
     path.parent.mkdir(parents=True, exist_ok=True)
+    for h in list(LOGGER.handlers):  # one log file per model run
+        if getattr(h, "_okey_log", False):
+            LOGGER.removeHandler(h)
+            h.close()
     fh = logging.FileHandler(path, encoding="utf-8")
+    fh._okey_log = True
     fh.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
     LOGGER.addHandler(fh)
     return LOGGER
@@ -96,30 +103,57 @@ def make_detect_data(count: int, seed: int, log: logging.Logger) -> Path:
     return out / "data.yaml"
 
 
-def make_crop_data(label: str, count: int, seed: int, log: logging.Logger) -> Path:
-    """Render the classifier's crops (once) plus the real training crops.
+def make_face_crops(count: int, seed: int, log: logging.Logger) -> Path:
+    """Render 53-class face crops (once): synthetic plus the real photos' crops.
 
-    The real held-out photos' crops go to ``val/`` (never ``train/``)."""
+    The real held-out photos' crops go to ``val/`` only (never ``train/``)."""
     from okey_vision.synth.datasets import write_crop_dataset
     from okey_vision.synth.real import write_real_crops
 
-    out = DATA / f"crops-{label}-{count}-{seed}"
+    out = DATA / f"crops-face-{count}-{seed}"
     done = out / ".done"
     if done.exists():
         return out
     shutil.rmtree(out, ignore_errors=True)
     t = time.time()
     log.info(f"rendering crops of {count} synthetic images into {out}")
-    write_crop_dataset(out, count, seed, crops_config(), label=label, size=64,
+    write_crop_dataset(out, count, seed, crops_config(), label="face", size=64,
                        progress=lambda i: (i + 1) % 250 == 0 and log.info(f"  rendered {i + 1}/{count}"))
-    write_real_crops(out, label=label, size=64)
-    # real crops are fewer than synthetic ones: repeat the real training crops
-    for p in list((out / "train").glob("*/real_*.png")):
-        for k in (1, 2):
-            shutil.copyfile(p, p.with_name(f"{p.stem}_dup{k}.png"))
+    write_real_crops(out, label="face", size=64)
+    done.write_text("ok")
+    log.info(f"face crops ready in {time.time() - t:.0f}s")
+    return out
+
+
+def make_crop_data(label: str, count: int, seed: int, log: logging.Logger,
+                   real_repeat: int = 3, fj_repeat: int = 1) -> Path:
+    """A classifier folder for ``label`` (number/color) linked from the face crops;
+    the real training crops appear ``real_repeat`` times (they are few), the
+    false-joker training crops ``fj_repeat`` times (2 of 106 tiles: rare)."""
+    from okey_vision.synth.datasets import CROP_CLASSES
+    from okey_vision.tiles import parse_tile
+
+    faces = make_face_crops(count, seed, log)
+    out = DATA / (f"crops-{label}-{count}-{seed}" + (f"-fj{fj_repeat}" if fj_repeat > 1 else ""))
+    done = out / ".done"
+    if done.exists():
+        return out
+    shutil.rmtree(out, ignore_errors=True)
+    for sp in ("train", "val"):
+        for name in CROP_CLASSES[label]:
+            (out / sp / name).mkdir(parents=True, exist_ok=True)
+        for src in (faces / sp).glob("*/*.png"):
+            tile = parse_tile(src.parent.name)
+            cls = "fj" if tile.is_false_joker else (tile.color if label == "color" else str(tile.number))
+            reps = real_repeat if (sp == "train" and src.name.startswith("real_")) else 1
+            if sp == "train" and cls == "fj":
+                reps *= fj_repeat
+            for k in range(reps):
+                dst = out / sp / cls / (src.name if k == 0 else f"{src.stem}_dup{k}.png")
+                os.link(src, dst)
     done.write_text("ok")
     n = sum(1 for _ in (out / "train").glob("*/*.png"))
-    log.info(f"crop data ready ({n} train crops) in {time.time() - t:.0f}s")
+    log.info(f"{label} crop data ready ({n} train crops)")
     return out
 
 
@@ -142,6 +176,57 @@ def ship(model: str, log: logging.Logger) -> Path | None:
     return dst
 
 
+def export_onnx(log: logging.Logger | None = None, stems: tuple[str, ...] = ("detector", "number", "color"),
+                half_weights: bool = True) -> list[Path]:
+    """Export the shipped ``models/*.pt`` to ONNX beside them (the reader prefers ONNX)."""
+    from ultralytics import YOLO
+
+    log = log or log_to(RUNS / "export.log")
+    out = []
+    for stem in stems:
+        pt = MODELS / f"{stem}.pt"
+        if not pt.exists():
+            log.info(f"no {pt}; skipped")
+            continue
+        net = YOLO(str(pt))
+        imgsz = net.ckpt["train_args"]["imgsz"] if getattr(net, "ckpt", None) else None
+        path = net.export(format="onnx", imgsz=imgsz, dynamic=True, simplify=True,
+                          opset=17, device="cpu")
+        if half_weights:
+            store_half(Path(path))
+        out.append(Path(path))
+        log.info(f"exported {path} ({Path(path).stat().st_size / 1e6:.1f} MB)")
+    return out
+
+
+def store_half(path: Path) -> None:
+    """Store an ONNX model's float weights as float16 behind Cast nodes: half
+    the file; onnxruntime folds the casts when it loads, so it runs in fp32."""
+    import numpy as np
+    import onnx
+    from onnx import helper, numpy_helper
+
+    model = onnx.load(str(path))
+    g = model.graph
+    casts = []
+    for init in list(g.initializer):
+        if init.data_type != onnx.TensorProto.FLOAT:
+            continue
+        arr = numpy_helper.to_array(init)
+        if arr.size < 64:
+            continue
+        name = init.name
+        half = numpy_helper.from_array(arr.astype(np.float16), name + "_fp16")
+        g.initializer.remove(init)
+        g.initializer.append(half)
+        casts.append(helper.make_node("Cast", [name + "_fp16"], [name], to=onnx.TensorProto.FLOAT,
+                                      name=name + "_cast"))
+    for node in reversed(casts):
+        g.node.insert(0, node)
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
+
+
 def train(model: str, args: argparse.Namespace) -> None:
     """Train (or resume) one model and ship its weights."""
     import torch
@@ -150,7 +235,7 @@ def train(model: str, args: argparse.Namespace) -> None:
     torch.set_num_threads(args.threads)
     log = log_to(RUNS / f"{model}.log")
     r = dict(RECIPES[model])
-    for k in ("count", "seed", "imgsz", "batch", "epochs", "lr0"):
+    for k in ("count", "seed", "imgsz", "batch", "epochs", "lr0", "fraction", "warmup_epochs"):
         if getattr(args, k) is not None:
             r[k] = getattr(args, k)
     log.info(f"=== {model}: {' '.join(sys.argv)} recipe={r}")
@@ -170,12 +255,18 @@ def train(model: str, args: argparse.Namespace) -> None:
             data = make_detect_data(r["count"], r["seed"], log)
             yaml_name = "yolo11n.yaml"
         else:
-            data = make_crop_data(model, r["count"], r["seed"], log)
+            data = make_crop_data(model, r["count"], r["seed"], log, fj_repeat=args.fj_repeat)
             yaml_name = "yolo11n-cls.yaml"
+        prev = RUNS / model
+        if prev.exists():  # keep the earlier run's record beside the new one
+            moved = prev.with_name(f"{model}-{time.strftime('%Y%m%d-%H%M%S')}")
+            prev.rename(moved)
+            log.info(f"earlier run moved to {moved}")
         net = YOLO(yaml_name)
-        if args.init:
-            net = YOLO(yaml_name).load(args.init)
-            log.info(f"initialised from {args.init}")
+        init = args.init and (str(MODELS / f"{model}.pt") if args.init == "shipped" else args.init)
+        if init:
+            net = YOLO(yaml_name).load(init)
+            log.info(f"initialised from {init}")
         extra = {}
         if model == "detector":
             extra = dict(mosaic=1.0, close_mosaic=r["close_mosaic"], degrees=10.0, fliplr=0.0,
@@ -183,12 +274,14 @@ def train(model: str, args: argparse.Namespace) -> None:
         else:
             # no flips or big rotations: a 6 must stay a 6; colour hue kept (it is the label)
             extra = dict(fliplr=0.0, flipud=0.0, degrees=0.0, hsv_h=0.0, hsv_s=0.3, hsv_v=0.3,
-                         erasing=0.1, auto_augment=None)
+                         erasing=0.1, auto_augment=None, scale=0.2, translate=0.0,
+                         fraction=[r["fraction"], 0.5])
         net.train(data=str(data), epochs=r["epochs"], imgsz=r["imgsz"], batch=r["batch"],
                   workers=args.workers, device="cpu", optimizer=r["optimizer"], lr0=r["lr0"],
                   cos_lr=r["cos_lr"], warmup_epochs=r["warmup_epochs"], project=str(RUNS),
                   name=model, exist_ok=True, plots=False, save_period=1, amp=False,
-                  pretrained=False, patience=100, seed=0, deterministic=False, val=True,
+                  pretrained=bool(args.init), patience=100,
+                  warmup_bias_lr=0.0 if args.init else 0.1, seed=0, deterministic=False, val=True,
                   verbose=True, **extra)
     log.info(f"{model} training finished in {(time.time() - t0) / 60:.1f} min")
     ship(model, log)
@@ -198,21 +291,33 @@ def main(argv: list[str] | None = None) -> int:
     """Command line entry."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("model", choices=sorted(RECIPES), nargs="+")
+    p.add_argument("model", choices=sorted(RECIPES) + ["export"], nargs="+",
+                   help="models to train in turn; 'export' writes models/*.onnx from models/*.pt")
     p.add_argument("--epochs", type=int)
     p.add_argument("--count", type=int, help="synthetic images to render")
     p.add_argument("--seed", type=int)
     p.add_argument("--imgsz", type=int)
     p.add_argument("--batch", type=int)
     p.add_argument("--lr0", type=float)
+    p.add_argument("--fraction", type=float, help="classifiers: fraction of the crops per epoch")
+    p.add_argument("--warmup-epochs", dest="warmup_epochs", type=float)
+    p.add_argument("--fj-repeat", type=int, default=1,
+                   help="classifiers: repeat the false-joker training crops this many times")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--init", help="start a new run from these weights (e.g. models/detector.pt)")
+    p.add_argument("--init", help="start a new run from these weights (e.g. models/detector.pt; "
+                                  "'shipped': each model from models/<model>.pt)")
     p.add_argument("--restart", action="store_true", help="ignore an interrupted run's last.pt")
     p.add_argument("--ship-only", action="store_true", help="only copy weights into models/")
+    p.add_argument("--onnx", default="number,color",
+                   help="export: which models/*.pt to export (shipped: number,color; "
+                        "'detector,number,color' for the fastest, all-ONNX reader)")
     args = p.parse_args(argv)
     for m in args.model:
-        train(m, args)
+        if m == "export":
+            export_onnx(stems=tuple(x for x in args.onnx.split(",") if x))
+        else:
+            train(m, args)
     return 0
 
 

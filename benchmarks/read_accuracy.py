@@ -1,0 +1,244 @@
+"""Tile reader accuracy on the held-out real photos and a fixed synthetic test set.
+
+    python benchmarks/read_accuracy.py                 # both sets, default models
+    python benchmarks/read_accuracy.py --synth 100 --backend torch --out benchmarks/out
+
+A true tile counts as read right when a read's box overlaps it (IoU >= 0.4,
+one-to-one greedy matching by IoU) and its colour and number are right.
+Misses: true tiles no read overlaps. False reads: reads overlapping no true
+tile (on synthetic images, reads on unlabelled, partly hidden tiles are not
+counted). Rummikub jokers in the real photos have no Okey class: they are
+neither counted nor held against a read. Exact hand: every tile of the image
+read right with no miss and no false read. Colour and number confusion
+matrices are saved as PNG (``docs/`` with ``--docs``) and the figures as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("YOLO_OFFLINE", "1")
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from okey_vision.tiles import Tile  # noqa: E402
+
+#: Fixed synthetic test set: seed (distinct from the training seeds 100 and 200).
+SYNTH_SEED = 9001
+COLOR_LABELS = ["r", "y", "b", "k", "fj"]
+NUMBER_LABELS = [str(n) for n in range(1, 14)] + ["fj"]
+
+
+def iou(a, b) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / u if u > 0 else 0.0
+
+
+def match(truth: list, reads: list, thr: float = 0.4) -> list[tuple[int, int]]:
+    """Greedy one-to-one matching by IoU: (truth index, read index) pairs."""
+    pairs = sorted(((iou(t[1], r.box), i, j) for i, t in enumerate(truth) for j, r in enumerate(reads)),
+                   reverse=True)
+    used_t, used_r, out = set(), set(), []
+    for v, i, j in pairs:
+        if v < thr:
+            break
+        if i in used_t or j in used_r:
+            continue
+        used_t.add(i)
+        used_r.add(j)
+        out.append((i, j))
+    return out
+
+
+def color_of(t: Tile) -> str:
+    return "fj" if t.is_false_joker else t.color
+
+
+def number_of(t: Tile) -> str:
+    return "fj" if t.is_false_joker else str(t.number)
+
+
+class Score:
+    """Running totals for one test set."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.tiles = self.right = self.misses = self.false = self.images = self.exact = 0
+        self.within1 = 0
+        self.flagged = self.flagged_wrong = self.wrong = 0
+        self.cc = np.zeros((5, 5), int)
+        self.nc = np.zeros((14, 14), int)
+        self.worst: list[tuple[int, str]] = []
+        self.seconds: list[float] = []
+
+    def add(self, name: str, truth: list, reads: list, ignore_read=lambda r: False) -> None:
+        """truth: list of (Tile | None, box); None = a tile that is not scored."""
+        pairs = match(truth, reads)
+        matched_t = {i for i, _ in pairs}
+        matched_r = {j for _, j in pairs}
+        errors = 0
+        for i, j in pairs:
+            t, r = truth[i][0], reads[j]
+            if t is None:
+                continue
+            self.tiles += 1
+            ok = r.tile == t
+            self.right += ok
+            errors += not ok
+            self.wrong += not ok
+            self.flagged += r.low_confidence
+            self.flagged_wrong += (not ok) and r.low_confidence
+            self.cc[COLOR_LABELS.index(color_of(t)), COLOR_LABELS.index(color_of(r.tile))] += 1
+            self.nc[NUMBER_LABELS.index(number_of(t)), NUMBER_LABELS.index(number_of(r.tile))] += 1
+        for i, (t, _) in enumerate(truth):
+            if i not in matched_t and t is not None:
+                self.tiles += 1
+                self.misses += 1
+                errors += 1
+        for j, r in enumerate(reads):
+            if j not in matched_r and not ignore_read(r):
+                self.false += 1
+                errors += 1
+        self.images += 1
+        self.exact += errors == 0
+        self.within1 += errors <= 1
+        self.worst.append((errors, name))
+
+    def summary(self) -> dict:
+        n = max(self.tiles, 1)
+        return {
+            "set": self.name, "images": self.images, "tiles": self.tiles,
+            "per_tile_accuracy": round(self.right / n, 4),
+            "wrong_reads": self.wrong, "misses": self.misses, "false_reads": self.false,
+            "exact_hand_rate": round(self.exact / max(self.images, 1), 4),
+            "images_within_1_tile": f"{self.within1}/{self.images}",
+            "low_confidence_flagged": self.flagged,
+            "wrong_reads_flagged": f"{self.flagged_wrong}/{self.wrong}",
+            "colour_accuracy_matched": round(np.trace(self.cc) / max(self.cc.sum(), 1), 4),
+            "number_accuracy_matched": round(np.trace(self.nc) / max(self.nc.sum(), 1), 4),
+            "median_read_s": round(float(np.median(self.seconds)), 3) if self.seconds else None,
+            "worst_images": [f"{n} ({e} errors)" for e, n in sorted(self.worst, reverse=True)[:5] if e],
+        }
+
+    def save_confusions(self, out: Path, prefix: str) -> list[Path]:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        paths = []
+        for m, labels, what in ((self.cc, COLOR_LABELS, "colour"), (self.nc, NUMBER_LABELS, "number")):
+            fig, ax = plt.subplots(figsize=(4.2, 3.6) if what == "colour" else (6.4, 5.6), dpi=80)
+            ax.imshow(np.log1p(m), cmap="Blues")
+            ax.set_xticks(range(len(labels)), labels, fontsize=8)
+            ax.set_yticks(range(len(labels)), labels, fontsize=8)
+            ax.set_xlabel("read")
+            ax.set_ylabel("true")
+            ax.set_title(f"{self.name}: {what} ({m.sum()} matched tiles)", fontsize=9)
+            for (i, j), v in np.ndenumerate(m):
+                if v:
+                    ax.text(j, i, str(v), ha="center", va="center", fontsize=6,
+                            color="white" if i == j and v > m.max() / 3 else "black")
+            fig.tight_layout()
+            p = out / f"{prefix}_{what}_confusion.png"
+            fig.savefig(p)
+            plt.close(fig)
+            paths.append(p)
+        return paths
+
+
+def bench_real(reader, score: Score, limit: int | None = None) -> None:
+    import cv2
+
+    from okey_vision.synth.real import load_real, split_real
+
+    _, held = split_real(load_real())
+    for im in held[:limit]:
+        img = cv2.imread(str(im.path))
+        t = time.perf_counter()
+        reads = reader.read(img)
+        score.seconds.append(time.perf_counter() - t)
+        score.add(im.stem, [(l.tile, l.box) for l in im.labels], reads)
+
+
+def bench_synth(reader, score: Score, count: int) -> None:
+    from okey_vision.synth import load_config
+    from okey_vision.synth.datasets import image_seed
+    from okey_vision.synth.render import render_scene
+
+    cfg = load_config(ROOT / "datasets" / "synth-detect.yaml")
+    for i in range(count):
+        scene = render_scene(image_seed(SYNTH_SEED, i), cfg)
+        t = time.perf_counter()
+        reads = reader.read(scene.image)
+        score.seconds.append(time.perf_counter() - t)
+        mask = scene.mask
+
+        def on_unlabelled(r, mask=mask):
+            x1, y1, x2, y2 = (int(v) for v in r.box)
+            cx, cy = (x1 + x2) // 2, (y1 + y2) // 2
+            patch = mask[max(0, cy - 3):cy + 4, max(0, cx - 3):cx + 4]
+            return patch.size > 0 and (patch == 255).mean() > 0.3
+
+        score.add(f"synth#{i}", [(t.tile, t.box) for t in scene.tiles], reads, on_unlabelled)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--synth", type=int, default=100, help="synthetic test images (0: skip)")
+    p.add_argument("--real", type=int, default=None, help="limit held-out real photos")
+    p.add_argument("--no-real", action="store_true")
+    p.add_argument("--backend", choices=("onnx", "torch"))
+    p.add_argument("--models", help="model folder")
+    p.add_argument("--out", default=str(ROOT / "benchmarks" / "out"))
+    p.add_argument("--docs", action="store_true", help="also save the confusion PNGs in docs/")
+    args = p.parse_args(argv)
+
+    from okey_vision.vision.reader import RackReader
+
+    reader = RackReader(args.models, prefer_onnx=None if args.backend is None else args.backend == "onnx").load()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    results = {"backend": reader.backend, "models": reader.backends}
+    scores = []
+    if not args.no_real:
+        s = Score("real held-out")
+        bench_real(reader, s, args.real)
+        scores.append(("real", s))
+    if args.synth:
+        s = Score(f"synthetic seed {SYNTH_SEED} x{args.synth}")
+        bench_synth(reader, s, args.synth)
+        scores.append(("synth", s))
+    for key, s in scores:
+        results[key] = s.summary()
+        s.save_confusions(out, key)
+        if args.docs:
+            s.save_confusions(ROOT / "docs", f"read_{key}")
+    (out / "read_accuracy.json").write_text(json.dumps(results, indent=2))
+    print(f"backend: {reader.backend} {reader.backends}")
+    for key, s in scores:
+        r = results[key]
+        print(f"[{r['set']}] images {r['images']}, tiles {r['tiles']}: per-tile accuracy "
+              f"{100 * r['per_tile_accuracy']:.2f} %, wrong {r['wrong_reads']}, misses {r['misses']}, "
+              f"false reads {r['false_reads']}, exact hands {100 * r['exact_hand_rate']:.1f} %, "
+              f"within 1 tile {r['images_within_1_tile']}, colour {100 * r['colour_accuracy_matched']:.2f} %, "
+              f"number {100 * r['number_accuracy_matched']:.2f} %, flagged wrong {r['wrong_reads_flagged']}")
+        if r["worst_images"]:
+            print("   worst:", "; ".join(r["worst_images"]))
+    print(f"figures and confusion matrices in {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,99 @@
+"""Photo-to-reads time of the tile reader for a 12-megapixel phone photo.
+
+    python benchmarks/read_speed.py            # torch and ONNX (if exported)
+    python benchmarks/read_speed.py --runs 15 --backend onnx
+
+The photo is a rendered rack scaled to 4000 x 3000 (12 MP) and JPEG-encoded.
+Reported: the median over ``--runs`` of read_rack on the decoded array
+(detector resize + detect + crops from the full photo + two classifiers +
+consistency + rows), and separately the JPEG decode time of the file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("YOLO_OFFLINE", "1")
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def phone_photo(seed: int = 5) -> tuple[bytes, int]:
+    """A 4000x3000 JPEG of a rendered rack, and its tile count."""
+    import cv2
+
+    from okey_vision.synth import SynthConfig
+    from okey_vision.synth.render import render_scene
+
+    cfg = SynthConfig().replace(p_flat=0.0, p_typical_hand=1.0, long_side=(1024, 1024), aspects=(4 / 3,))
+    scene = render_scene(seed, cfg)
+    big = cv2.resize(scene.image, (4000, 3000), interpolation=cv2.INTER_CUBIC)
+    ok, buf = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    return buf.tobytes(), len(scene.tiles)
+
+
+def time_backend(backend: str, data: bytes, runs: int) -> dict:
+    import cv2
+    import numpy as np
+
+    from okey_vision.vision.reader import RackReader
+
+    reader = RackReader(prefer_onnx=backend == "onnx")
+    t = time.perf_counter()
+    reader.load()
+    load_s = time.perf_counter() - t
+    if backend == "onnx" and reader.backend == "torch":
+        return {"backend": backend, "skipped": "no ONNX models in the model folder"}
+    backend = f"{reader.backend} ({', '.join(f'{k}:{v}' for k, v in reader.backends.items())})"
+    arr = np.frombuffer(data, np.uint8)
+    decode = []
+    for _ in range(3):
+        t = time.perf_counter()
+        img = cv2.imdecode(arr, cv2.IMREAD_COLOR)
+        decode.append(time.perf_counter() - t)
+    reader.read(img)  # warm-up
+    times, n = [], 0
+    for _ in range(runs):
+        t = time.perf_counter()
+        reads = reader.read(img)
+        times.append(time.perf_counter() - t)
+        n = len(reads)
+    return {"backend": backend, "image": f"{img.shape[1]}x{img.shape[0]}", "tiles_read": n,
+            "median_ms": round(1000 * statistics.median(times), 1),
+            "min_ms": round(1000 * min(times), 1),
+            "jpeg_decode_ms": round(1000 * statistics.median(decode), 1),
+            "model_load_s": round(load_s, 2), "runs": runs}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--runs", type=int, default=11)
+    p.add_argument("--backend", choices=("torch", "onnx", "both"), default="both")
+    p.add_argument("--out", default=str(ROOT / "benchmarks" / "out"))
+    args = p.parse_args(argv)
+    data, ntiles = phone_photo()
+    results = []
+    for b in (("torch", "onnx") if args.backend == "both" else (args.backend,)):
+        r = time_backend(b, data, args.runs)
+        results.append(r)
+        if "skipped" in r:
+            print(f"{b}: skipped ({r['skipped']})")
+        else:
+            print(f"{r['backend']}: median {r['median_ms']} ms photo-to-reads on a {r['image']} photo "
+                  f"({r['tiles_read']}/{ntiles} tiles read; JPEG decode {r['jpeg_decode_ms']} ms extra; "
+                  f"model load {r['model_load_s']} s)")
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "read_speed.json").write_text(json.dumps(results, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,103 @@
+"""``okey-vision read PHOTO``: read the tiles of a rack photo.
+
+Plain output lists the rows as on the rack; ``--json`` prints one object with
+``tiles`` (``tile``, ``box`` [x1, y1, x2, y2] in input pixels, ``confidence``,
+``row``, ``alternatives``, ``low_confidence``); with ``--indicator`` and
+``--solve``/``--advise`` the rack rows go to the solver or the coach.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``read`` subcommand's options."""
+    parser.add_argument("photo", help="a rack photo (JPEG, PNG, ...)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--indicator", "-i", help="the indicator tile, e.g. r3 (uses one copy)")
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--solve", action="store_true", help="arrange/declare the hand read (needs --indicator)")
+    what.add_argument("--advise", action="store_true", help="rank discards for the hand read (needs --indicator)")
+    parser.add_argument("--include-apart", action="store_true",
+                        help="count tiles lying apart from the rack rows as hand tiles")
+    parser.add_argument("--models", help="folder holding detector/number/color weights")
+    parser.add_argument("--backend", choices=("onnx", "torch"), help="inference backend (default: onnx if present)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read the photo and print the reads (and the solve/advice)."""
+    from okey_vision.cli import CliError
+    from okey_vision.tiles import parse_tile
+    from okey_vision.vision.io import load_image
+    from okey_vision.vision.reader import RackReader, default_reader
+    from okey_vision.vision.reads import APART
+
+    if (args.solve or args.advise) and not args.indicator:
+        raise CliError("--solve and --advise need --indicator")
+    indicator = parse_tile(args.indicator) if args.indicator else None
+    image = load_image(args.photo)
+    if args.models or args.backend:
+        reader = RackReader(args.models, prefer_onnx=None if args.backend is None else args.backend == "onnx")
+    else:
+        reader = default_reader()
+    reads = reader.read(image, indicator=indicator)
+    hand = [r.tile.name for r in reads if args.include_apart or r.row != APART]
+    out: dict = {"photo": str(args.photo), "width": int(image.shape[1]), "height": int(image.shape[0]),
+                 "tiles": [dict(r.to_dict(), low_confidence=r.low_confidence) for r in reads],
+                 "hand": hand}
+    if indicator is not None:
+        out["indicator"] = indicator.name
+    extra_text = None
+    if args.solve:
+        from okey_vision.cli import solve_result
+
+        if not hand:
+            raise CliError(f"{args.photo}: no tiles read, nothing to solve")
+        out["solve"] = solve_result(hand, indicator.name)
+        if not args.json:
+            from okey_vision.cli import format_solve
+            from okey_vision.solver import arrange, declare
+            from okey_vision.tiles import parse_hand
+
+            h = parse_hand(hand)
+            extra_text = format_solve(arrange(h, indicator), declare(h, indicator))
+    if args.advise:
+        try:
+            from okey_vision import coach
+        except ImportError:
+            coach = None
+        if coach is None or not hasattr(coach, "advise"):
+            raise CliError("advice is not available: okey_vision.coach.advise is missing")
+        from okey_vision.tiles import parse_hand
+
+        advice = coach.advise(parse_hand(hand), indicator)
+        to_dict = getattr(advice, "to_dict", None)
+        out["advice"] = to_dict() if callable(to_dict) else advice
+        reason = getattr(advice, "reason", None)
+        extra_text = f"Advice: {reason}" if reason else str(advice)
+    if args.json:
+        print(json.dumps(out, default=str))
+        return 0
+    print(format_reads(reads, out["width"], out["height"]))
+    if extra_text:
+        print(extra_text)
+    return 0
+
+
+def format_reads(reads, width: int, height: int) -> str:
+    """Readable rows: tile names, low-confidence ones marked with '?'."""
+    from okey_vision.vision.reads import APART
+
+    if not reads:
+        return f"No tiles found in the {width}x{height} photo."
+    lines = [f"{len(reads)} tiles read ({width}x{height}); '?' = please confirm"]
+    rows: dict[int, list] = {}
+    for r in reads:
+        rows.setdefault(r.row, []).append(r)
+    for row in sorted(rows, key=lambda k: (k == APART, k)):
+        label = "apart" if row == APART else f"row {row + 1}"
+        names = " ".join(f"{r.tile.name}{'?' if r.low_confidence else ''}" for r in rows[row])
+        lines.append(f"  {label}: {names}")
+    return "\n".join(lines)

@@ -1,0 +1,172 @@
+"""The shipped tile reader: loads offline, reads a clean rendered rack, the CLI."""
+
+from __future__ import annotations
+
+import json
+import socket
+
+import pytest
+
+np = pytest.importorskip("numpy")
+cv2 = pytest.importorskip("cv2")
+pytest.importorskip("ultralytics")
+
+from okey_vision import cli  # noqa: E402
+from okey_vision.errors import ImageError  # noqa: E402
+from okey_vision.synth import SynthConfig, render_scene  # noqa: E402
+from okey_vision.vision.io import load_image  # noqa: E402
+from okey_vision.vision.reader import DEFAULT_MODELS, RackReader, assign_rows  # noqa: E402
+from okey_vision.vision.reads import APART, TileRead  # noqa: E402
+
+#: A clean, well-lit rack photo: no effects, no clutter, readable tile size.
+CLEAN_RACK = SynthConfig(long_side=(960, 960), aspects=(4 / 3,), p_flat=0.0, p_typical_hand=1.0,
+                         effects=False, p_hand=0.0, p_objects=0.0, p_other_rack=0.0,
+                         p_discards=0.0, p_indicator=0.0, max_tilt=10.0, max_roll=3.0,
+                         tile_height=(70.0, 90.0))
+RACK_SEEDS = (1, 2, 3)
+
+
+@pytest.fixture(scope="module", params=["torch", "onnx"])
+def reader(request) -> RackReader:
+    backend = request.param
+    if backend == "onnx" and not list(DEFAULT_MODELS.glob("*.onnx")):
+        pytest.skip("no ONNX export shipped")
+    r = RackReader(prefer_onnx=backend == "onnx")
+    real_connect = socket.socket.connect
+
+    def no_network(*args, **kwargs):
+        raise AssertionError("the reader tried to reach the network")
+
+    socket.socket.connect = no_network
+    try:
+        r.load()
+    finally:
+        socket.socket.connect = real_connect
+    assert r.backend == backend or (backend == "onnx" and r.backend == "mixed")
+    return r
+
+
+def truth_rows(scene) -> list[str]:
+    tiles = [t for t in scene.tiles if t.on_rack]
+    tiles.sort(key=lambda t: (t.row, (t.box[0] + t.box[2]) / 2))
+    return [t.tile.name for t in tiles]
+
+
+@pytest.mark.parametrize("seed", RACK_SEEDS)
+def test_reads_a_clean_rendered_rack(reader: RackReader, seed: int) -> None:
+    scene = render_scene(seed, CLEAN_RACK)
+    reads = reader.read(scene.image)
+    rack = [r for r in reads if r.row != APART]
+    assert [r.name for r in rack] == truth_rows(scene)
+    assert [r.order for r in reads] == list(range(len(reads)))
+    rows = sorted({r.row for r in rack})
+    assert rows == sorted({t.row for t in scene.tiles if t.on_rack})
+
+
+def test_rgb_input_reads_the_same(reader: RackReader) -> None:
+    scene = render_scene(RACK_SEEDS[0], CLEAN_RACK)
+    bgr = [r.name for r in reader.read(scene.image)]
+    rgb = [r.name for r in reader.read(scene.image[:, :, ::-1].copy(), bgr=False)]
+    assert rgb == bgr
+
+
+def test_no_tiles_is_an_empty_list(reader: RackReader) -> None:
+    blank = np.full((480, 640, 3), 90, np.uint8)
+    assert reader.read(blank) == []
+
+
+def test_huge_photo_is_read_without_trouble(reader: RackReader) -> None:
+    scene = render_scene(RACK_SEEDS[1], CLEAN_RACK)
+    big = cv2.resize(scene.image, (4000, 3000), interpolation=cv2.INTER_LINEAR)
+    names = [r.name for r in reader.read(big) if r.row != APART]
+    assert names == truth_rows(scene)
+
+
+def test_rows_and_apart() -> None:
+    def tr(x, y):
+        from okey_vision.tiles import parse_tile
+
+        return TileRead((x, y, x + 20, y + 30), parse_tile("r1"), 0.9)
+
+    top = [tr(100 + 22 * i, 100) for i in range(5)]
+    bottom = [tr(100 + 22 * i, 140 + i) for i in range(4)]
+    far = tr(400, 300)
+    out = assign_rows(bottom + [far] + top)
+    assert [r.row for r in out] == [1] * 4 + [APART] + [0] * 5
+
+
+# -- input handling -------------------------------------------------------------------
+
+def test_load_image_errors(tmp_path) -> None:
+    with pytest.raises(ImageError, match="no such file"):
+        load_image(tmp_path / "missing.jpg")
+    empty = tmp_path / "empty.jpg"
+    empty.write_bytes(b"")
+    with pytest.raises(ImageError, match="empty"):
+        load_image(empty)
+    text = tmp_path / "notes.jpg"
+    text.write_text("hello, not a photo")
+    with pytest.raises(ImageError, match="not an image"):
+        load_image(text)
+    ok, buf = cv2.imencode(".jpg", np.zeros((64, 64, 3), np.uint8))
+    corrupt = tmp_path / "corrupt.jpg"
+    corrupt.write_bytes(buf.tobytes()[:20])
+    with pytest.raises(ImageError):
+        load_image(corrupt)
+
+
+def test_load_image_shrinks_huge_photos(tmp_path) -> None:
+    p = tmp_path / "huge.png"
+    cv2.imwrite(str(p), np.zeros((7000, 9000, 3), np.uint8))
+    img = load_image(p)
+    assert max(img.shape[:2]) <= 6000
+
+
+def test_cli_read_json(reader: RackReader, tmp_path, capsys) -> None:
+    scene = render_scene(RACK_SEEDS[1], CLEAN_RACK)
+    photo = tmp_path / "rack.jpg"
+    cv2.imwrite(str(photo), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    backend = "torch" if reader.backend == "torch" else "onnx"
+    assert cli.main(["read", str(photo), "--json", "--backend", backend]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [t["tile"] for t in out["tiles"] if t["row"] != APART] == truth_rows(scene)
+    for t in out["tiles"]:
+        x1, y1, x2, y2 = t["box"]
+        assert 0 <= x1 < x2 <= scene.image.shape[1] and 0 <= y1 < y2 <= scene.image.shape[0]
+        assert 0 <= t["confidence"] <= 1
+
+
+def test_cli_read_no_tiles(tmp_path, capsys) -> None:
+    photo = tmp_path / "table.png"
+    cv2.imwrite(str(photo), np.full((300, 400, 3), 60, np.uint8))
+    assert cli.main(["read", str(photo), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["tiles"] == []
+
+
+@pytest.mark.parametrize("content", [None, b"", b"GIF89a nonsense", b"\xff\xd8\xff\xe0 broken"])
+def test_cli_read_bad_input_exits_2(tmp_path, capsys, content) -> None:
+    photo = tmp_path / "photo.jpg"
+    if content is not None:
+        photo.write_bytes(content)
+    assert cli.main(["read", str(photo)]) == 2
+    err = capsys.readouterr().err
+    assert "okey-vision read: error:" in err and "photo.jpg" in err
+
+
+def test_cli_read_solve(reader: RackReader, tmp_path, capsys) -> None:
+    scene = render_scene(RACK_SEEDS[1], CLEAN_RACK)
+    photo = tmp_path / "rack.png"
+    cv2.imwrite(str(photo), scene.image)
+    backend = "torch" if reader.backend == "torch" else "onnx"
+    argv = ["read", str(photo), "--json", "--indicator", "r3", "--solve", "--backend", backend]
+    assert cli.main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["indicator"] == "r3"
+    assert out["solve"]["hand"] == out["hand"] == truth_rows(scene)
+
+
+def test_cli_solve_needs_indicator(tmp_path, capsys) -> None:
+    photo = tmp_path / "x.png"
+    cv2.imwrite(str(photo), np.full((50, 50, 3), 60, np.uint8))
+    assert cli.main(["read", str(photo), "--solve"]) == 2
+    assert "--indicator" in capsys.readouterr().err
