@@ -1,0 +1,187 @@
+"""Photo bytes in, tile reads out, boxes drawn on the photo.
+
+Every failure is an :class:`~okey_vision.errors.ImageError` (or another
+:class:`~okey_vision.errors.OkeyError`) with a plain message, so the app can
+show it instead of a traceback. numpy and OpenCV load lazily.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from okey_vision.errors import ImageError
+from okey_vision.tiles import Tile
+from okey_vision.vision.reads import APART, TileRead, rack_order
+
+#: A photo whose long side is smaller than this is refused.
+MIN_SIDE = 64
+#: Photos are shrunk to this long side before reading (the detector works on
+#: a much smaller copy; crops keep enough pixels at this size).
+READ_SIDE = 1600
+#: Below this variance of the Laplacian (on a 512-px copy) a photo is called blurry.
+BLUR_THRESHOLD = 25.0
+#: Decoded images larger than this many pixels are decoded shrunk or refused.
+MAX_PIXELS = 120_000_000
+Reader = Callable[..., list]
+#: Most tiles a rack holds (a hand after taking).
+MAX_RACK = 15
+
+
+def _header_size(data: bytes) -> tuple[int, int]:
+    """(width, height) from the reader's header parser, (0, 0) if unknown."""
+    try:
+        from okey_vision.vision.io import _header_size as parse
+    except ImportError:  # pragma: no cover
+        return 0, 0
+    try:
+        return parse(data)
+    except Exception:  # noqa: BLE001 - a malformed header: let imdecode decide
+        return 0, 0
+
+
+@dataclass
+class PhotoReads:
+    """What one photo gave: the reads (rack order), the hand tiles, the
+    indicator candidates (tiles apart from the rack), warnings, timings."""
+
+    reads: list[TileRead]
+    rack: list[TileRead]
+    apart: list[TileRead]
+    warnings: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    size: tuple[int, int] = (0, 0)
+
+    @property
+    def low(self) -> list[TileRead]:
+        """Rack reads the player should confirm."""
+        return [r for r in self.rack if r.low_confidence]
+
+
+def decode_photo(data: bytes | None, name: str = "photo"):
+    """A BGR uint8 image from uploaded bytes; :class:`ImageError` with a
+    plain message for an empty, non-image, corrupt or tiny file."""
+    import numpy as np
+    import cv2
+
+    if not data:
+        raise ImageError(f"{name}: the file is empty. Take the photo again or pick another file.")
+    head = bytes(data[:16])
+    if not (head.startswith(b"\xff\xd8") or head.startswith(b"\x89PNG") or head.startswith(b"BM")
+            or (head[:4] == b"RIFF" and head[8:12] == b"WEBP") or head[:4] in (b"II*\x00", b"MM\x00*")):
+        raise ImageError(f"{name}: this is not a photo (JPEG, PNG, WebP, BMP or TIFF expected).")
+    buf = np.frombuffer(data, dtype=np.uint8)
+    w, h = _header_size(bytes(data[:65536]))
+    flag = cv2.IMREAD_COLOR
+    if w * h > MAX_PIXELS:  # a decompression bomb or a giant scan: decode shrunk, or refuse
+        if not head.startswith(b"\xff\xd8"):
+            raise ImageError(f"{name}: the image is too large ({w}x{h} pixels).")
+        flag = cv2.IMREAD_REDUCED_COLOR_8
+    try:
+        img = cv2.imdecode(buf, flag)
+    except cv2.error:
+        img = None
+    if img is None or img.size == 0:
+        raise ImageError(f"{name}: the photo is damaged and cannot be opened. Take it again.")
+    h, w = img.shape[:2]
+    if max(h, w) < MIN_SIDE:
+        raise ImageError(f"{name}: the photo is too small ({w}x{h} pixels) to read tiles.")
+    return shrink(img, READ_SIDE)
+
+
+def shrink(img, side: int):
+    """The image with its long side at most ``side``."""
+    import cv2
+
+    h, w = img.shape[:2]
+    s = side / max(h, w)
+    if s >= 1:
+        return img
+    return cv2.resize(img, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_AREA)
+
+
+def sharpness(img) -> float:
+    """Variance of the Laplacian of a 512-px grey copy (higher is sharper)."""
+    import cv2
+
+    small = shrink(img, 512)
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    return float(cv2.Laplacian(grey, cv2.CV_64F).var())
+
+
+def read_photo(img, reader: Reader) -> PhotoReads:
+    """Read a decoded photo with ``reader(image) -> list[TileRead]`` and
+    split the reads into rack tiles and tiles apart; warns about blur."""
+    t0 = time.perf_counter()
+    reads = rack_order(list(reader(img)))
+    seconds = time.perf_counter() - t0
+    rack = [r for r in reads if r.row != APART]
+    apart = [r for r in reads if r.row == APART]
+    warnings = []
+    blur = sharpness(img)
+    if not reads:
+        msg = "No tiles found in this photo."
+        if blur < BLUR_THRESHOLD:
+            msg += " It looks blurry: hold the phone still and let it focus."
+        msg += " Try again closer to the rack, with the numbers facing the camera, or enter the tiles by hand below."
+        raise ImageError(msg)
+    if blur < BLUR_THRESHOLD:
+        warnings.append("The photo looks blurry: check the reads, or take it again.")
+    if len(rack) > MAX_RACK:
+        # keep the surest 15 (in rack order); name the others so the player can add them back
+        keep = set(id(r) for r in sorted(rack, key=lambda r: -r.confidence)[:MAX_RACK])
+        aside = [r for r in rack if id(r) not in keep]
+        rack = [r for r in rack if id(r) in keep]
+        warnings.append(f"{len(rack) + len(aside)} tiles read on the rack, but a hand has at most "
+                        f"{MAX_RACK}: the least sure read{'s' if len(aside) > 1 else ''} "
+                        f"({', '.join(r.tile.name for r in aside)}) set aside. "
+                        "Add a tile back under 'Correct the tiles' if it is really on your rack.")
+    h, w = img.shape[:2]
+    return PhotoReads(reads, rack, apart, warnings, seconds, (w, h))
+
+
+def pick_indicator(apart: Sequence[TileRead]) -> Tile | None:
+    """The tile apart from the rack most likely to be the indicator: the most
+    confident read that is not a false joker (None if there is none)."""
+    ok = [r for r in apart if not r.tile.is_false_joker]
+    if not ok:
+        return None
+    return max(ok, key=lambda r: r.confidence).tile
+
+
+# Colours (BGR) of the numerals for drawing labels.
+INK_BGR = {"r": (40, 40, 210), "y": (0, 150, 235), "b": (200, 90, 20), "k": (30, 30, 30), "f": (150, 40, 150)}
+
+
+def draw_reads(img, reads: Sequence[TileRead], indicator: Tile | None = None, max_side: int = 1024):
+    """A copy of the photo (RGB, long side at most ``max_side``) with every
+    read boxed and labelled: green box for a sure read, orange with a '?' for
+    a low-confidence one, purple for tiles apart from the rack."""
+    import cv2
+
+    h, w = img.shape[:2]
+    s = min(1.0, max_side / max(h, w))
+    out = cv2.resize(img, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA) if s < 1 else img.copy()
+    thick = max(1, round(max(out.shape[:2]) / 500))
+    for r in reads:
+        x1, y1, x2, y2 = (int(round(v * s)) for v in r.box)
+        if r.row == APART:
+            color = (200, 60, 160)
+        elif r.low_confidence:
+            color = (0, 140, 255)
+        else:
+            color = (60, 190, 60)
+        cv2.rectangle(out, (x1, y1), (x2, y2), color, thick + (1 if r.low_confidence else 0))
+        label = f"{r.tile.name}" + ("?" if r.low_confidence else "")
+        if r.row == APART and indicator is not None and r.tile == indicator:
+            label += " ind"
+        scale = max(0.35, min(0.9, (y2 - y1) / 70))
+        (tw, th), base = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
+        ty = y1 - 3 if y1 - th - 6 > 0 else y2 + th + 3
+        cv2.rectangle(out, (x1, ty - th - 3), (x1 + tw + 4, ty + base - 1), color, -1)
+        cv2.putText(out, label, (x1 + 2, ty - 1), cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 255, 255), 1, cv2.LINE_AA)
+    return out[:, :, ::-1]
+
+
+__all__ = ["PhotoReads", "decode_photo", "read_photo", "draw_reads", "pick_indicator", "sharpness"]

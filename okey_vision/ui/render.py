@@ -1,0 +1,126 @@
+"""The hand drawn as tiles: HTML/CSS for the app (cream tiles, numerals in
+their colour, okeys and false jokers marked, groups side by side).
+
+>>> from okey_vision.tiles import parse_tile as t
+>>> html = tile_html(t("r4"), okey=t("r4"))
+>>> "okey" in html and ">4<" in html
+True
+>>> "ov-fj" in tile_html(t("fj"), okey=t("r4"))
+True
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Iterable, Sequence
+
+from okey_vision.melds import Meld
+from okey_vision.tiles import Tile
+
+#: Numeral colours on the tiles (CSS).
+INK = {"r": "#c62828", "y": "#e08a00", "b": "#1565c0", "k": "#1b1b1b", "f": "#6a1b9a"}
+
+CSS = """
+<style>
+.ov-row{display:flex;flex-wrap:wrap;gap:14px;align-items:flex-end;margin:4px 0 10px 0}
+.ov-group{display:flex;flex-direction:column;align-items:center}
+.ov-tiles{display:flex;gap:3px;padding:4px;border-radius:8px;background:#5d4037}
+.ov-group.ov-left .ov-tiles{background:#9e9e9e}
+.ov-cap{font-size:12px;color:#666;margin-top:2px;white-space:nowrap}
+.ov-tile{position:relative;width:34px;height:50px;border-radius:6px;background:#fbf3dc;
+ box-shadow:inset 0 -4px 0 #e6d9b5,0 1px 2px rgba(0,0,0,.4);display:flex;flex-direction:column;
+ align-items:center;justify-content:flex-start;font:700 21px/1 system-ui,sans-serif;padding-top:7px;box-sizing:border-box}
+.ov-tile .ov-dot{width:7px;height:7px;border-radius:50%;margin-top:5px;opacity:.7}
+.ov-tile.okey{box-shadow:inset 0 -4px 0 #e6d9b5,0 0 0 3px #f9a825}
+.ov-tile .ov-badge{position:absolute;top:-7px;right:-6px;background:#f9a825;color:#000;border-radius:8px;
+ font-size:9px;padding:1px 3px;font-weight:700}
+.ov-tile .ov-as{position:absolute;bottom:5px;font-size:10px;color:#5d4037;font-weight:700;white-space:nowrap}
+.ov-tile.ov-fj{background:repeating-linear-gradient(45deg,#fbf3dc,#fbf3dc 5px,#efe0f5 5px,#efe0f5 10px)}
+.ov-tile.discard{box-shadow:inset 0 -4px 0 #e6d9b5,0 0 0 3px #d32f2f}
+.ov-tile.discard::after{content:"discard";position:absolute;top:-15px;font-size:10px;color:#d32f2f;font-weight:700}
+.ov-tile.small{width:26px;height:38px;font-size:16px;padding-top:5px}
+.ov-opts td,.ov-opts th{padding:2px 8px;text-align:left}
+</style>
+"""
+
+
+def tile_html(tile: Tile, okey: Tile | None = None, *, stands_for: Tile | None = None,
+              discard: bool = False, small: bool = False, title: str = "") -> str:
+    """One tile: cream face, numeral in its colour; an okey gets a gold ring
+    and an 'OKEY' badge (with the face it stands for below), a false joker a
+    striped face with 'FJ' and the okey face it plays as."""
+    classes = ["ov-tile"]
+    if small:
+        classes.append("small")
+    badge = ""
+    below = ""
+    if tile.is_false_joker:
+        classes.append("ov-fj")
+        ink = INK["f"]
+        text = "&#9733;"
+        badge = '<span class="ov-badge" style="background:#ce93d8">FJ</span>'
+        if okey is not None:
+            below = f'<span class="ov-as">={escape(okey.name)}</span>'
+    else:
+        ink = INK[tile.color]
+        text = str(tile.number)
+        if okey is not None and tile == okey:
+            classes.append("okey")
+            badge = '<span class="ov-badge">OKEY</span>'
+            if stands_for is not None:
+                below = f'<span class="ov-as">={escape(stands_for.name)}</span>'
+    if discard:
+        classes.append("discard")
+    tip = escape(title or tile.name)
+    dot = f'<span class="ov-dot" style="background:{ink}"></span>'
+    return (f'<div class="{" ".join(classes)}" title="{tip}" style="color:{ink}">'
+            f'<span>{text}</span>{below or dot}{badge}</div>')
+
+
+def group_html(tiles: Sequence[Tile], okey: Tile | None, caption: str = "", *,
+               stands: dict[int, Tile] | None = None, discard: Tile | None = None,
+               leftover: bool = False, small: bool = False) -> str:
+    """A group of tiles on a strip of rack, with a caption below; the first
+    copy of ``discard`` gets a red ring."""
+    stands = stands or {}
+    marked = False
+    parts = []
+    for i, t in enumerate(tiles):
+        is_discard = discard is not None and t == discard and not marked
+        marked = marked or is_discard
+        parts.append(tile_html(t, okey, stands_for=stands.get(i), discard=is_discard, small=small))
+    cls = "ov-group ov-left" if leftover else "ov-group"
+    cap = f'<div class="ov-cap">{escape(caption)}</div>' if caption else ""
+    return f'<div class="{cls}"><div class="ov-tiles">{"".join(parts)}</div>{cap}</div>'
+
+
+def meld_caption(m: Meld) -> str:
+    """'run', 'set', 'pair' with okey stand-ins, e.g. 'run (okey = r7)'."""
+    wild = ", ".join(f.name for _, f in m.wilds)
+    return m.kind + (f" (okey = {wild})" if wild else "")
+
+
+def hand_html(melds: Sequence[Meld], leftover: Sequence[Tile], okey: Tile | None, *,
+              discard: Tile | None = None, leftover_caption: str = "left over") -> str:
+    """The hand as groups: each meld (or pair) on its own strip, the
+    leftovers apart; ``discard`` gets a red ring (the first copy found)."""
+    parts = []
+    # ring the discard among the leftovers if it is there, else in its meld
+    pending = discard if discard is not None and discard not in leftover else None
+    for m in melds:
+        mark = pending if pending is not None and pending in m.tiles else None
+        if mark is not None:
+            pending = None
+        parts.append(group_html(m.tiles, okey, meld_caption(m), stands=dict(m.wilds), discard=mark))
+    if leftover:
+        parts.append(group_html(list(leftover), okey, leftover_caption, discard=discard, leftover=True))
+    return f'<div class="ov-row">{"".join(parts)}</div>'
+
+
+def tiles_row_html(tiles: Iterable[Tile], okey: Tile | None, *, small: bool = True,
+                   discard: Tile | None = None) -> str:
+    """Tiles in one row without grouping (the rack as read, seen tiles...)."""
+    return f'<div class="ov-row">{group_html(list(tiles), okey, discard=discard, small=small)}</div>'
+
+
+__all__ = ["CSS", "INK", "tile_html", "group_html", "hand_html", "tiles_row_html", "meld_caption"]

@@ -1,0 +1,371 @@
+"""The Streamlit app through Streamlit's ``AppTest`` (no browser).
+
+Most tests run the app with a stand-in reader
+(``OKEY_VISION_APP_READER=okey_vision.ui.testing:reader``) that returns the
+true reads of a rendered rack, so the UI flow is checked without model
+weights; the tests marked ``reader`` use the trained reader in ``models/``
+and are skipped when its weights are missing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("streamlit")
+cv2 = pytest.importorskip("cv2")
+np = pytest.importorskip("numpy")
+
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+from okey_vision.ui.advice import analyse  # noqa: E402
+from okey_vision.ui import testing as fake  # noqa: E402
+from okey_vision.ui.sample import sample_bytes, sample_truth  # noqa: E402
+from okey_vision.vision.reads import APART, TileRead  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = str(ROOT / "app.py")
+FAKE = "okey_vision.ui.testing:reader"
+MODELS = ROOT / "models"
+HAVE_MODELS = all(any((MODELS / f"{m}{ext}").exists() for ext in (".pt", ".onnx"))
+                  for m in ("detector", "number", "color"))
+needs_reader = pytest.mark.skipif(not HAVE_MODELS, reason="reader weights not in models/")
+
+
+def start(monkeypatch, reader: str | None = FAKE, reads=None) -> AppTest:
+    """The app after its first run (the default sample photo)."""
+    if reader is None:
+        monkeypatch.delenv("OKEY_VISION_APP_READER", raising=False)
+    else:
+        monkeypatch.setenv("OKEY_VISION_APP_READER", reader)
+        fake.set_reads(fake.reads_from_truth(sample_truth()) if reads is None else reads)
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    assert_clean(at)
+    return at
+
+
+def assert_clean(at: AppTest) -> None:
+    """No exception element and no error box on the page."""
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def headline(at: AppTest) -> str:
+    """The advice's first line (a success box when declaring, else info)."""
+    boxes = [e.value for e in at.success] + [e.value for e in at.info]
+    found = [b for b in boxes if b.startswith(("Discard", "Declare", "Draw", "Set the"))]
+    return found[0] if found else ""
+
+
+def hand_in_pickers(at: AppTest) -> list[str]:
+    """The tile pickers' values, in order."""
+    pickers = [s for s in at.selectbox if s.key and s.key.startswith("tile_")]
+    pickers.sort(key=lambda s: int(s.key.rsplit("_", 1)[1]))
+    return [s.value for s in pickers]
+
+
+def picker(at: AppTest, i: int):
+    return next(s for s in at.selectbox if s.key and s.key.startswith("tile_") and s.key.endswith(f"_{i}"))
+
+
+def all_text(at: AppTest) -> str:
+    parts = []
+    for kind in ("markdown", "caption", "info", "success", "warning", "subheader"):
+        parts += [str(e.value) for e in getattr(at, kind)]
+    return "\n".join(parts)
+
+
+def render_rack():
+    """A clean rendered rack photo (JPEG bytes) and its scene: 15 rack tiles
+    with two false jokers, the indicator y6 apart."""
+    from okey_vision.ui.sample import render_test_rack
+
+    return render_test_rack()
+
+
+def scene_reads(scene) -> list[TileRead]:
+    return [TileRead(t.box, t.tile, 0.99, ((t.tile, 0.99),), row=APART if not t.on_rack else t.row)
+            for t in scene.tiles if t.on_rack or t.is_indicator]
+
+
+# ------------------------------------------------------------ the sample ---
+
+def test_sample_photo_is_shipped_and_recorded():
+    data = sample_bytes()
+    assert data[:2] == b"\xff\xd8" and len(data) < 300_000
+    truth = sample_truth()
+    assert len(truth["hand"]) == 15 and truth["indicator"] == "r3"
+    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    assert [img.shape[1], img.shape[0]] == truth["size"]
+
+
+def test_default_flow_shows_reads_and_advice(monkeypatch):
+    at = start(monkeypatch)
+    truth = sample_truth()
+    assert hand_in_pickers(at) == truth["hand"]
+    assert at.selectbox(key="ind_pick").value == "r3"
+    expected = analyse(truth["hand"], "r3")
+    assert headline(at) == expected.headline()
+    assert len(at.image) >= 1  # the photo with boxes
+    assert "okey r4" in all_text(at)
+    assert "| # | discard | distance | outs |" in all_text(at)
+
+
+def test_default_flow_without_reader_still_advises(monkeypatch):
+    monkeypatch.setenv("OKEY_VISION_APP_READER", "okey_vision.ui.no_such_module:reader")
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    assert_clean(at)
+    assert any("not available" in w.value for w in at.warning)
+    assert hand_in_pickers(at) == sample_truth()["hand"]
+    assert headline(at).startswith("Discard")
+
+
+@needs_reader
+def test_default_flow_with_the_trained_reader(monkeypatch):
+    at = start(monkeypatch, reader=None)
+    truth = sample_truth()
+    got = hand_in_pickers(at)
+    right = sum(a == b for a, b in zip(got, truth["hand"]))
+    assert len(got) == 15 and right >= 14, (got, truth["hand"])
+    assert headline(at)
+
+
+# ------------------------------------------------------------ uploads ---
+
+def test_upload_rendered_rack_gives_its_reads_and_advice(monkeypatch):
+    at = start(monkeypatch)
+    data, scene = render_rack()
+    fake.set_reads(scene_reads(scene))
+    at.file_uploader[0].set_value(("rack.jpg", data, "image/jpeg")).run()
+    assert_clean(at)
+    hand = [t.name for t in scene.hand]
+    assert hand_in_pickers(at) == hand
+    assert at.selectbox(key="ind_pick").value == scene.indicator.name
+    assert headline(at) == analyse(hand, scene.indicator.name).headline()
+
+
+@needs_reader
+def test_upload_rendered_rack_with_the_trained_reader(monkeypatch):
+    """A clean render of a finished hand (seed 26: no false jokers, the
+    indicator r13 apart): the reads and the advice to declare."""
+    from okey_vision.ui.sample import render_test_rack
+
+    at = start(monkeypatch, reader=None)
+    data, scene = render_test_rack(26)
+    at.file_uploader[0].set_value(("rack.jpg", data, "image/jpeg")).run()
+    assert_clean(at)
+    hand = [t.name for t in scene.hand]
+    got = hand_in_pickers(at)
+    right = sum(a == b for a, b in zip(got, hand))
+    assert len(got) == len(hand) and right >= len(hand) - 1, (got, hand)
+    assert at.selectbox(key="ind_pick").value == scene.indicator.name
+    if got == hand:
+        assert headline(at) == analyse(hand, scene.indicator.name).headline()
+        assert headline(at).startswith("Declare")
+    else:
+        assert headline(at)
+
+
+@pytest.mark.parametrize("name,data,mime,says", [
+    ("empty.jpg", b"", "image/jpeg", "empty"),
+    ("notes.png", b"these are my notes, not a photo\n", "image/png", "not a photo"),
+    ("broken.jpg", b"\xff\xd8\xff\xe0" + b"\x00\x10JFIF" + bytes(range(256)) * 4, "image/jpeg", "damaged"),
+])
+def test_bad_uploads_show_a_plain_message(monkeypatch, name, data, mime, says):
+    at = start(monkeypatch)
+    before = hand_in_pickers(at)
+    at.file_uploader[0].set_value((name, data, mime)).run()
+    assert_clean(at)
+    warnings = " ".join(w.value for w in at.warning)
+    assert says in warnings and "Traceback" not in warnings
+    assert hand_in_pickers(at) == before  # the hand entered so far is kept
+    assert headline(at)  # and still advised
+
+
+def test_photo_without_tiles_shows_a_plain_message(monkeypatch):
+    at = start(monkeypatch)
+    fake.set_reads([])
+    img = np.full((480, 640, 3), (40, 110, 30), np.uint8)
+    ok, buf = cv2.imencode(".jpg", img)
+    at.file_uploader[0].set_value(("table.jpg", buf.tobytes(), "image/jpeg")).run()
+    assert_clean(at)
+    assert any("No tiles found" in w.value for w in at.warning)
+
+
+@needs_reader
+def test_photo_without_tiles_with_the_trained_reader(monkeypatch):
+    at = start(monkeypatch, reader=None)
+    rng = np.random.default_rng(0)
+    img = (rng.normal(0, 3, (480, 640, 3)) + (40, 110, 30)).clip(0, 255).astype(np.uint8)
+    ok, buf = cv2.imencode(".jpg", img)
+    at.file_uploader[0].set_value(("table.jpg", buf.tobytes(), "image/jpeg")).run()
+    assert_clean(at)
+    assert any("No tiles found" in w.value for w in at.warning)
+
+
+# ------------------------------------------------------------ corrections ---
+
+def test_correct_a_tile_changes_the_advice(monkeypatch):
+    at = start(monkeypatch)
+    assert headline(at).startswith("Discard")
+    picker(at, 14).set_value("r12").run()   # k6 was really r12
+    assert_clean(at)
+    assert hand_in_pickers(at)[14] == "r12"
+    assert headline(at).startswith("Declare: discard b1")
+    assert at.success, "a declarable hand is shown as a success"
+
+
+def test_remove_and_add_tiles(monkeypatch):
+    at = start(monkeypatch)
+    picker(at, 3).set_value("(remove)").run()
+    assert_clean(at)
+    assert len(hand_in_pickers(at)) == 14 and "b1" not in hand_in_pickers(at)
+    assert headline(at).startswith("Draw")
+    at.selectbox(key=f"add_{at.session_state['ver']}").set_value("r7").run()
+    at.button(key="add_btn").click().run()
+    assert_clean(at)
+    assert hand_in_pickers(at)[-1] == "r7" and len(hand_in_pickers(at)) == 15
+
+
+def test_fourteen_tiles_take_or_draw(monkeypatch):
+    at = start(monkeypatch)
+    picker(at, 14).set_value("(remove)").run()       # drop k6: 14 tiles
+    assert headline(at).startswith("Draw")
+    at.selectbox(key="offered").set_value("r12").run()
+    assert_clean(at)
+    assert any(i.value.startswith("Take r12") for i in at.info)
+
+
+def test_impossible_hand_is_a_plain_message(monkeypatch):
+    at = start(monkeypatch)
+    picker(at, 6).set_value("r5").run()     # a third r5
+    assert_clean(at)
+    assert any("3 copies of 'r5'" in w.value for w in at.warning)
+
+
+def test_type_the_hand(monkeypatch):
+    at = start(monkeypatch)
+    at.text_input(key=f"hand_text_{at.session_state['ver']}").input(
+        "r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k3 k4 r9").run()
+    assert_clean(at)
+    assert len(hand_in_pickers(at)) == 15
+    at.selectbox(key="ind_pick").set_value("b2").run()
+    assert headline(at).startswith("Declare: discard r9")
+    at.text_input(key=f"hand_text_{at.session_state['ver']}").input("r1 zz").run()
+    assert_clean(at)
+    assert any("unknown tile name 'zz'" in w.value for w in at.warning)
+
+
+# ------------------------------------------------------------ the round ---
+
+def test_indicator_and_seen_tiles_are_kept_across_photos(monkeypatch):
+    at = start(monkeypatch)
+    at.selectbox(key="ind_pick").set_value("k9").run()
+    assert "okey k10" in all_text(at)
+    at.text_input(key="seen_text").input("y9 k1").run()
+    assert_clean(at)
+    assert at.session_state["round"].seen_names() == ["y9", "k1"]
+    assert "2 seen tiles counted" in all_text(at)
+    at.button(key="next_turn").click().run()
+    at.text_input(key="seen_text").input("b4").run()
+    assert "turn 2: b4" in all_text(at)
+    # a new photo: the reads change, the indicator set by the player and the seen tiles stay
+    data, scene = render_rack()
+    fake.set_reads(scene_reads(scene))
+    at.file_uploader[0].set_value(("turn2.jpg", data, "image/jpeg")).run()
+    assert_clean(at)
+    assert hand_in_pickers(at) == [t.name for t in scene.hand]
+    assert at.selectbox(key="ind_pick").value == "k9"
+    assert at.session_state["round"].seen_names() == ["y9", "k1", "b4"]
+    at.button(key="new_round").click().run()
+    assert at.session_state["round"].seen_names() == []
+
+
+def test_bad_seen_entry_is_a_plain_message(monkeypatch):
+    at = start(monkeypatch)
+    at.text_input(key="seen_text").input("r5 q7").run()
+    assert_clean(at)
+    assert any("unknown tile name 'q7'" in w.value for w in at.warning)
+
+
+def test_score_table_across_rounds(monkeypatch):
+    at = start(monkeypatch)
+    at.number_input(key="n_players").set_value(3).run()
+    at.text_input(key="player_names").input("Ayse, Can, Deniz").run()
+    at.button(key="start_scores").click().run()
+    assert_clean(at)
+    at.selectbox(key="r_winner").set_value("Can").run()
+    at.radio(key="r_kind").set_value("seven pairs").run()
+    at.button(key="r_add").click().run()
+    assert_clean(at)
+    assert at.session_state["scores"].totals() == [16, 20, 16]
+    assert len(at.table) >= 1
+    at.button(key="r_undo").click().run()
+    assert at.session_state["scores"].totals() == [20, 20, 20]
+
+
+def test_penalty_scheme(monkeypatch):
+    at = start(monkeypatch)
+    at.radio(key="scheme_pick").set_value("penalty").run()
+    at.button(key="start_scores").click().run()
+    at.selectbox(key="r_winner").set_value("Player 2").run()
+    at.checkbox(key="r_okey").check().run()
+    at.button(key="r_add").click().run()
+    assert_clean(at)
+    assert at.session_state["scores"].totals() == [40, 0, 40, 40]
+
+
+def test_sample_falls_back_to_its_recorded_tiles_when_unread(monkeypatch):
+    at = start(monkeypatch, reads=[])
+    assert any("No tiles found" in w.value and "recorded tiles" in w.value for w in at.warning)
+    assert hand_in_pickers(at) == sample_truth()["hand"]
+    assert headline(at).startswith("Discard")
+
+
+def test_a_crashing_reader_is_a_plain_message(monkeypatch):
+    at = start(monkeypatch, reader="okey_vision.ui.testing:failing_reader")
+    assert any("The reader failed on this photo (RuntimeError)" in w.value for w in at.warning)
+    data, scene = render_rack()
+    at.file_uploader[0].set_value(("rack.jpg", data, "image/jpeg")).run()
+    assert_clean(at)
+    assert any("reader failed" in w.value for w in at.warning)
+    assert headline(at)
+
+
+def test_camera_photo(monkeypatch):
+    at = start(monkeypatch)
+    at.toggle(key="use_camera").set_value(True).run()
+    data, scene = render_rack()
+    fake.set_reads(scene_reads(scene))
+    at.camera_input[0].set_value(("shot.jpg", data, "image/jpeg")).run()
+    assert_clean(at)
+    assert hand_in_pickers(at) == [t.name for t in scene.hand]
+    assert headline(at)
+
+
+def test_low_confidence_reads_are_marked_and_offer_alternatives(monkeypatch):
+    from okey_vision.tiles import parse_tile
+
+    reads = fake.reads_from_truth(sample_truth())
+    r = reads[3]  # b1, unsure between b1 and k1
+    reads[3] = TileRead(r.box, r.tile, 0.45, ((parse_tile("b1"), 0.45), (parse_tile("k1"), 0.4)), row=r.row)
+    at = start(monkeypatch, reads=reads)
+    assert any("Check the tiles marked '?'" in i.value and "#4 b1?" in i.value for i in at.info)
+    assert picker(at, 3).label == "4 ? maybe k1"
+    picker(at, 3).set_value("k1").run()
+    assert_clean(at)
+    assert picker(at, 3).label == "4"
+    assert not any("Check the tiles marked" in i.value for i in at.info)
+
+
+def test_confirm_unsure_reads(monkeypatch):
+    reads = fake.reads_from_truth(sample_truth(), low=(0, 5))
+    at = start(monkeypatch, reads=reads)
+    assert any("#1 r4?" in i.value for i in at.info)
+    at.button(key="confirm_reads").click().run()
+    assert_clean(at)
+    assert not any("Check the tiles marked" in i.value for i in at.info)
+    assert hand_in_pickers(at) == sample_truth()["hand"]

@@ -1,0 +1,232 @@
+"""The app's pure helpers: score table, live round, advice, drawing, photos."""
+
+from __future__ import annotations
+
+import pytest
+
+from okey_vision.errors import ImageError, OkeyError
+from okey_vision.scoring import COUNTDOWN, PENALTY
+from okey_vision.tiles import parse_hand, parse_tile
+from okey_vision.ui.advice import Problem, analyse, distance_text, groups_for_display
+from okey_vision.ui.render import hand_html, tile_html
+from okey_vision.ui.round import LiveRound
+from okey_vision.ui.scores import Round, ScoreTable
+from okey_vision.vision.reads import APART, TileRead
+
+
+# ------------------------------------------------------------ scores ---
+
+def test_countdown_scores_every_finish_kind():
+    t = ScoreTable(["A", "B"])
+    assert t.totals() == [20, 20]
+    t = t.add(Round(0))                                  # -2
+    t = t.add(Round(0, okey_discard=True))               # -4
+    t = t.add(Round(1, kind="pairs"))                    # -4
+    t = t.add(Round(1, kind="pairs", okey_discard=True))  # -8
+    assert t.totals() == [8, 14]
+    t = t.add(Round(None))                               # stall: nothing in countdown
+    assert t.totals() == [8, 14]
+    assert [row["round"] for row in t.table()] == ["start", "1", "2", "3", "4", "5"]
+
+
+def test_countdown_indicator_twin_and_game_over():
+    t = ScoreTable(["A", "B", "C", "D"], COUNTDOWN)
+    t = t.add(Round(0, indicator_shown=(1,)))
+    assert t.totals() == [19, 18, 17, 17]
+    for _ in range(8):
+        t = t.add(Round(0, kind="pairs", okey_discard=True)) if not t.game_over() else t
+    assert t.game_over() and t.leader() == "A"
+    with pytest.raises(OkeyError, match="game is over"):
+        t.add(Round(1))
+    assert t.undo().totals() != t.totals() and len(t.undo().rounds) == len(t.rounds) - 1
+
+
+def test_penalty_scores():
+    t = ScoreTable(["A", "B", "C"], PENALTY)
+    t = t.add(Round(2))                                   # +20 each opponent
+    t = t.add(Round(None))                                # stall +10 everyone
+    t = t.add(Round(1, kind="pairs", okey_discard=True, indicator_shown=(0,)))  # +80, twin +10
+    assert t.totals() == [20 + 10 + 80, 20 + 10 + 10, 10 + 80 + 10]
+    assert t.leader() == "B" and not t.game_over()
+
+
+@pytest.mark.parametrize("players,scheme,msg", [
+    (["A"], COUNTDOWN, "2 to 4 players"),
+    (["A", "B", "C", "D", "E"], COUNTDOWN, "2 to 4 players"),
+    (["A", "A"], COUNTDOWN, "must differ"),
+    (["A", " "], COUNTDOWN, "needs a name"),
+    (["A", "B"], "golf", "unknown scoring scheme"),
+])
+def test_score_table_refuses_bad_setups(players, scheme, msg):
+    with pytest.raises(OkeyError, match=msg):
+        ScoreTable(players, scheme)
+
+
+def test_score_table_refuses_bad_rounds():
+    t = ScoreTable(["A", "B"])
+    for r in (Round(2), Round(0, kind="triples"), Round(0, indicator_shown=(5,))):
+        with pytest.raises(OkeyError):
+            t.add(r)
+
+
+# ------------------------------------------------------------ round ---
+
+def test_live_round_records_seen_tiles_by_turn():
+    r = LiveRound().with_indicator("k3").add_seen("r5, k7", who="left").next_turn().add_seen("fj")
+    assert r.seen_names() == ["r5", "k7", "fj"]
+    assert r.by_turn() == [(1, "r5 (left), k7 (left)"), (2, "fj")]
+    assert r.undo_seen().seen_names() == ["r5", "k7"]
+    assert r.indicator == parse_tile("k3")
+
+
+@pytest.mark.parametrize("text,err", [("", "no tile"), ("r5 x", "unknown tile"), ("fj fj fj", "copies")])
+def test_live_round_refuses_bad_entries(text, err):
+    with pytest.raises(OkeyError, match=err):
+        LiveRound().add_seen(text)
+    with pytest.raises(OkeyError, match="false joker"):
+        LiveRound().with_indicator("fj")
+
+
+# ------------------------------------------------------------ advice ---
+
+def test_analyse_fifteen_tiles_ranks_discards():
+    a = analyse("r4 r5 r6 b1 r9 r10 r11 y10 y11 y12 y13 r4 r5 r6 k6", "r3")
+    assert a.ok and not a.can_declare and len(a.hand.tiles) == 15
+    assert a.recommended.tile is not None
+    assert a.headline().startswith(f"Discard {a.recommended.tile.name}")
+    melds, left, caption = groups_for_display(a)
+    assert sum(len(m) for m in melds) + len(left) == 15
+
+
+def test_analyse_declarable_and_fourteen():
+    a = analyse("r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k3 k4", "b2")
+    assert a.can_declare and a.headline().startswith("Declare: your 14 tiles")
+    melds, left, caption = groups_for_display(a)
+    assert left == [] and sum(len(m) for m in melds) == 14
+    a = analyse("r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k3 y13", "b2")
+    assert a.headline().startswith("Draw")
+
+
+@pytest.mark.parametrize("tiles,ind,seen,msg", [
+    ("r1 r2 q3", "b2", "", "unknown tile name 'q3'"),
+    ("r1 r1 r1", "b2", "", "3 copies of 'r1'"),
+    ("r1 r2", "fj", "", "false joker"),
+    ("r1 r2", None, "", "Set the indicator"),
+    ("", "b2", "", "No tiles"),
+    (" ".join(["r1"] * 2 + ["y1"] * 2 + ["b1"] * 2 + ["k1"] * 2 + ["r2"] * 2 + ["y2"] * 2 + ["b2"] * 2 + ["k2"] * 2),
+     "r9", "", "at most 15"),
+    ("r1 r2", "b2", "r1 r1", "3 copies of 'r1'"),
+])
+def test_analyse_gives_plain_messages(tiles, ind, seen, msg):
+    a = analyse(tiles, ind, seen)
+    assert isinstance(a, Problem) and not a.ok and msg in a.message
+
+
+def test_distance_text():
+    assert distance_text(0).startswith("finished")
+    assert distance_text(1) == "1 tile from winning (distance 1)"
+    assert "no finish" in distance_text(99)
+
+
+# ------------------------------------------------------------ drawing ---
+
+def test_tiles_are_drawn_with_okeys_and_false_jokers_marked():
+    okey = parse_tile("r4")
+    assert "OKEY" in tile_html(parse_tile("r4"), okey, stands_for=parse_tile("r7"))
+    assert "=r7" in tile_html(parse_tile("r4"), okey, stands_for=parse_tile("r7"))
+    fj = tile_html(parse_tile("fj"), okey)
+    assert "FJ" in fj and "=r4" in fj
+    assert "#1565c0" in tile_html(parse_tile("b9"), okey)  # blue numeral
+    a = analyse("r4 r5 r6 b1 r9 r10 r11 y10 y11 y12 y13 r4 r5 r6 k6", "r3")
+    melds, left, _ = groups_for_display(a)
+    html = hand_html(melds, left, okey, discard=a.recommended.tile)
+    assert html.count("ov-tile") - html.count("ov-tiles") == 15
+    assert html.count(" discard\"") == 1  # one tile ringed as the discard
+
+
+# ------------------------------------------------------------ photos ---
+
+cv2 = pytest.importorskip("cv2")
+np = pytest.importorskip("numpy")
+
+
+@pytest.mark.parametrize("data,msg", [
+    (b"", "empty"),
+    (b"hello", "not a photo"),
+    (b"\xff\xd8\xff\xe0garbage" * 10, "damaged"),
+])
+def test_decode_photo_refuses_bad_bytes(data, msg):
+    from okey_vision.ui.photo import decode_photo
+
+    with pytest.raises(ImageError, match=msg):
+        decode_photo(data, "x.jpg")
+
+
+def test_decode_photo_refuses_tiny_and_shrinks_huge():
+    from okey_vision.ui.photo import READ_SIDE, decode_photo
+
+    ok, tiny = cv2.imencode(".png", np.zeros((20, 30, 3), np.uint8))
+    with pytest.raises(ImageError, match="too small"):
+        decode_photo(tiny.tobytes())
+    ok, big = cv2.imencode(".jpg", np.zeros((2400, 3200, 3), np.uint8))
+    assert max(decode_photo(big.tobytes()).shape[:2]) == READ_SIDE
+
+
+def test_read_photo_splits_rack_and_apart_and_draws_boxes():
+    from okey_vision.ui.photo import draw_reads, pick_indicator, read_photo
+
+    img = np.full((300, 400, 3), 200, np.uint8)
+    t = parse_tile
+    reads = [TileRead((10, 10, 40, 50), t("r5"), 0.9, row=0),
+             TileRead((50, 10, 80, 50), t("r6"), 0.3, ((t("r6"), 0.3), (t("r8"), 0.25)), row=0),
+             TileRead((200, 200, 230, 240), t("k3"), 0.95, row=APART)]
+    got = read_photo(img, lambda image: reads)
+    assert [r.name for r in got.rack] == ["r5", "r6"] and [r.name for r in got.apart] == ["k3"]
+    assert [r.name for r in got.low] == ["r6"]
+    assert pick_indicator(got.apart) == t("k3")
+    out = draw_reads(img, got.reads, t("k3"))
+    assert out.shape == img.shape and (out != img[:, :, ::-1]).any()
+    with pytest.raises(ImageError, match="No tiles found"):
+        read_photo(img, lambda image: [])
+
+
+def test_sample_truth_matches_a_fresh_render():
+    from okey_vision.ui.sample import render_sample, sample_truth
+
+    truth = sample_truth()
+    scene = render_sample()
+    assert [t.name for t in scene.hand] == truth["hand"]
+    assert scene.indicator.name == truth["indicator"]
+    assert parse_hand(" ".join(truth["hand"]))
+
+
+def test_take_or_draw_for_fourteen_tiles():
+    from okey_vision.ui.advice import take_or_draw
+
+    a = analyse("r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k3 y13", "b2")
+    assert take_or_draw(a, "k4").startswith("Take k4")
+    assert take_or_draw(a, "r9").startswith("Draw from the stock")
+
+
+def test_decode_photo_refuses_a_giant_png():
+    import struct
+    import zlib
+
+    from okey_vision.ui.photo import decode_photo
+
+    ihdr = struct.pack(">IIBBBBB", 20000, 20000, 8, 2, 0, 0, 0)
+    chunk = struct.pack(">I", len(ihdr)) + b"IHDR" + ihdr + struct.pack(">I", zlib.crc32(b"IHDR" + ihdr))
+    with pytest.raises(ImageError, match="too large"):
+        decode_photo(b"\x89PNG\r\n\x1a\n" + chunk + b"\x00" * 64, "bomb.png")
+
+
+def test_read_photo_sets_aside_the_least_sure_extra_tiles():
+    from okey_vision.ui.photo import read_photo
+
+    img = np.full((300, 1200, 3), 200, np.uint8)
+    names = "r1 r2 r3 r4 r5 r6 r7 r8 r9 r10 r11 r12 r13 k1 k2 k3".split()
+    reads = [TileRead((10 + 60 * i, 10, 60 + 60 * i, 80), parse_tile(n), 0.9 if n != "r7" else 0.5, row=0)
+             for i, n in enumerate(names)]
+    got = read_photo(img, lambda image: reads)
+    assert len(got.rack) == 15 and "r7" not in [r.name for r in got.rack]
+    assert any("(r7) set aside" in w for w in got.warnings)
