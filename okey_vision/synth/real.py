@@ -21,6 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from okey_vision.imagesize import header_size
 from okey_vision.synth.datasets import (CROP_CLASSES, FACE_CLASSES, TILE_CLASSES, crop_class,
                                         cut_crop, write_data_yaml, yolo_line)
 from okey_vision.tiles import Tile, parse_tile
@@ -83,21 +84,11 @@ def real_class_map(root: str | Path | None = None) -> dict[int, Tile | None]:
 
 
 def _image_size(path: Path) -> tuple[int, int]:
-    """(width, height) read from the JPEG header (cheap), falling back to decoding."""
+    """(width, height) read from the image header (cheap), falling back to decoding."""
     with open(path, "rb") as fh:
-        data = fh.read(65536)
-    i = 2
-    while i + 9 < len(data):
-        if data[i] != 0xFF:
-            i += 1
-            continue
-        marker = data[i + 1]
-        seg = int.from_bytes(data[i + 2:i + 4], "big")
-        if marker in (0xC0, 0xC1, 0xC2):
-            h = int.from_bytes(data[i + 5:i + 7], "big")
-            w = int.from_bytes(data[i + 7:i + 9], "big")
-            return w, h
-        i += 2 + seg
+        w, h = header_size(fh.read(65536))
+    if w and h:
+        return w, h
     img = cv2.imread(str(path))
     return img.shape[1], img.shape[0]
 

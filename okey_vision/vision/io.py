@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from okey_vision.errors import ImageError
+from okey_vision.imagesize import header_size as _header_size
 
 #: Decoded images larger than this many pixels are refused (decompression bombs).
 MAX_PIXELS = 200_000_000
@@ -83,21 +84,3 @@ def _looks_like_image(head: bytes) -> bool:
     return (head.startswith(b"\xff\xd8") or head.startswith(b"\x89PNG") or head.startswith(b"BM")
             or (head[:4] == b"RIFF" and head[8:12] == b"WEBP")
             or head[:4] in (b"II*\x00", b"MM\x00*"))
-
-
-def _header_size(data: bytes) -> tuple[int, int]:
-    """(width, height) from a JPEG or PNG header, (0, 0) if unknown."""
-    if data.startswith(b"\x89PNG") and len(data) >= 24:
-        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
-    if data.startswith(b"\xff\xd8"):
-        i = 2
-        while i + 9 < len(data):
-            if data[i] != 0xFF:
-                i += 1
-                continue
-            marker = data[i + 1]
-            seg = int.from_bytes(data[i + 2:i + 4], "big")
-            if marker in (0xC0, 0xC1, 0xC2):
-                return int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")
-            i += 2 + seg
-    return 0, 0
