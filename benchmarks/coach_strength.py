@@ -5,7 +5,7 @@
 
 Match-ups: coach vs 3 greedy; peer vs 3 greedy; coach, peer and 2 greedy.
 The starter rotates every round; round i uses seed (seed, i). The coach bot
-ranks discards by distance, then tiles kept in melds (outs skipped for speed).
+ranks discards by distance, then outs, then tiles kept in melds.
 """
 
 from __future__ import annotations

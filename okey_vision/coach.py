@@ -59,14 +59,12 @@ UNREACHABLE = 99
 #: Seven pairs: two okeys may pair (the rules' default).
 OKEY_PAIR = True
 
-_NEG = -1000
-FREE_EXACT = False
 _SH = [2 * i for i in range(NUM_FACES)]
 _M1 = int("01" * NUM_FACES, 2)  # the low bit of every 2-bit face count
 _MEMO_LIMIT = 1_500_000
 _best: dict[tuple[int, int, int, int], int] = {}
 _mask: dict[tuple[int, int, int, int], int] = {}
-_opts: dict[tuple[int, int, int], list[tuple[int, int, int, int, int, int]]] = {}
+_left: dict[tuple[int, int, int, int], tuple[int, dict[int, int]]] = {}
 _free_ok: dict[tuple[int, int, int], bool] = {}
 _free_mask: dict[tuple[int, int, int], int] = {}
 
@@ -74,7 +72,7 @@ _free_mask: dict[tuple[int, int, int], int] = {}
 def _clear_if_big() -> None:
     # Memos are keyed on exact states, so they stay valid across hands and
     # games; cleared when large so long simulations keep bounded memory.
-    for memo in (_best, _mask, _opts, _free_ok, _free_mask):
+    for memo in (_best, _mask, _left, _free_ok, _free_mask):
         if len(memo) > _MEMO_LIMIT:
             memo.clear()
 
@@ -117,176 +115,80 @@ def _low(x: int) -> int:
 
 # ------------------------------------------------------------ templates ---
 
+def _shape_table(i: int) -> list[tuple[int, list[tuple[int, int]]]]:
+    """Every meld holding face ``i`` as its lowest hand face, as families
+    ``(slots below face i, [(faces as low bits of 2-bit fields, size), ...])``
+    where each family's melds grow by one face at a time (so gaps only grow
+    along it). Sets: face ``i`` and two or three other colours of its number
+    (one family each). Runs of its colour through it, from ``lo`` (at most 12
+    below) up to 13, or to 14 (the 1 after 13; never 13-1-2); a 1 also tops
+    runs ending ...12-13-1, grown downwards."""
+    c, n0 = divmod(i, 13)
+    n, base = n0 + 1, c * 13
+    families: list[tuple[int, list[tuple[int, int]]]] = []
+    others = [d * 13 + n0 for d in range(4) if d != c]
+    for combo in ((0, 1), (0, 2), (1, 2), (0, 1, 2)):
+        families.append((0, [(sum(1 << _SH[j] for j in [i] + [others[m] for m in combo]), len(combo) + 1)]))
+    for lo in range(n, 0, -1):
+        top = min(lo + 12, 14 if lo >= 2 else 13)
+        run = [(sum(1 << _SH[base + (p - 1) % 13] for p in range(lo, hi + 1)), hi - lo + 1)
+               for hi in range(max(n, lo + 2), top + 1)]
+        # Growing upwards from the shortest: its first meld already holds the
+        # slots below face i, so a family only grows.
+        families.append((n - lo, run))
+    if n == 1:
+        families.append((0, [((1 << _SH[base]) | sum(1 << _SH[base + p - 1] for p in range(lo, 14)), 15 - lo)
+                             for lo in range(12, 1, -1)]))
+    return families
+
+
+_SHAPES = [_shape_table(i) for i in range(NUM_FACES)]
+
+
 def _options(x: int, y: int, w: int, cap: int) -> list[tuple[int, int, int, int, int, int]]:
     """Every meld holding the lowest hand tile of ``x`` with at most ``cap``
     gaps, its other slots taken from the hand where it has the face, else
     gaps (an available tile of the face, else an okey): (x after, y after,
-    okeys after, size, hand tiles used, gap faces mask).
+    okeys after, size, hand tiles used, gap faces as 2-bit-field low bits).
 
     Taking the hand's own tile where it has the face loses nothing: a
     template using a gap there and the hand tile elsewhere swaps them with
-    the same faces. Faces below the lowest hand tile are gaps (none left)."""
-    key = (x, y & _reach_of(x, cap), w, cap)
-    found = _opts.get(key)
-    if found is not None:
-        return found
-    i = _low(x)
-    c, n0 = divmod(i, 13)
-    base = c * 13
-    x0 = x - (1 << _SH[i])
+    the same faces. Faces below the lowest hand tile are gaps (none left).
+    Bit-parallel: one mask per meld shape, a few integer operations each."""
+    hx = (x | x >> 1) & _M1   # faces the hand holds
+    hy = (y | y >> 1) & _M1   # faces still available
     out: list[tuple[int, int, int, int, int, int]] = []
-    # Sets: the lowest tile and two or three other colours of its number.
-    others = [d * 13 + n0 for d in range(4) if d != c]
-    for combo in ((0, 1), (0, 2), (1, 2), (0, 1, 2)):
-        cx, cy, cw, k, g, gaps = x0, y, w, 1, 0, 0
-        for m in combo:
-            j = others[m]
-            s = _SH[j]
-            if (cx >> s) & 3:
-                cx -= 1 << s
-                k += 1
-                continue
-            gaps += 1
-            g |= 1 << j
-            if (cy >> s) & 3:
-                cy -= 1 << s
-            elif cw:
-                cw -= 1
-            else:
-                gaps = 99
+    for lead, family in _SHAPES[_low(x)]:
+        if lead > cap:
+            break  # families come by growing lead
+        for mask, size in family:
+            used = hx & mask
+            k = used.bit_count()
+            if size - k > cap:
+                break  # the family's later melds only add gaps
+            gaps = mask ^ used
+            real = gaps & hy
+            wild = size - k - real.bit_count()
+            if wild > w:
                 break
-        if gaps <= cap:
-            out.append((cx, cy, cw, len(combo) + 1, k, g))
-    # Runs through the lowest tile at its number n (and, for a 1, at 14:
-    # the 1 after 13). Positions below n are gaps; above, hand or gap.
-    n = n0 + 1
-    for lo in range(n, max(1, n - cap) - 1, -1):
-        cx, cy, cw, k, g, gaps = x0, y, w, 1, 0, 0
-        for p in range(lo, n):
-            j = base + p - 1
-            s = _SH[j]
-            gaps += 1
-            g |= 1 << j
-            if (cy >> s) & 3:
-                cy -= 1 << s
-            elif cw:
-                cw -= 1
-            else:
-                gaps = 99
-                break
-        if gaps > cap:
-            continue
-        top = min(lo + 12, 14 if lo >= 2 else 13)
-        length = n - lo + 1
-        if length >= 3:
-            out.append((cx, cy, cw, length, k, g))
-        for p in range(n + 1, top + 1):
-            j = base + (p - 1) % 13
-            s = _SH[j]
-            if p <= 13 and (cx >> s) & 3:
-                cx -= 1 << s
-                k += 1
-            else:
-                gaps += 1
-                if gaps > cap:
-                    break
-                g |= 1 << j
-                if (cy >> s) & 3:
-                    cy -= 1 << s
-                elif cw:
-                    cw -= 1
-                else:
-                    break
-            length += 1
-            if length >= 3:
-                out.append((cx, cy, cw, length, k, g))
-    if n == 1:
-        # 12-13-1 and longer runs ending in the 1, built downwards.
-        cx, cy, cw, k, g, gaps, length = x0, y, w, 1, 0, 0, 1
-        for p in range(13, 1, -1):
-            j = base + p - 1
-            s = _SH[j]
-            if (cx >> s) & 3:
-                cx -= 1 << s
-                k += 1
-            else:
-                gaps += 1
-                if gaps > cap:
-                    break
-                g |= 1 << j
-                if (cy >> s) & 3:
-                    cy -= 1 << s
-                elif cw:
-                    cw -= 1
-                else:
-                    break
-            length += 1
-            if length >= 3:
-                out.append((cx, cy, cw, length, k, g))
-    _opts[key] = out
+            out.append((x - used, y - real, w - wild, size, k, gaps))
     return out
 
 
 def _free_options(y: int, w: int) -> list[tuple[int, int, int, int]]:
     """Melds of available tiles and okeys only, holding the lowest available
     face: (y after, okeys after, size, faces mask)."""
-    j = _low(y)
-    c, n0 = divmod(j, 13)
-    base = c * 13
-    y0 = y - (1 << _SH[j])
+    hy = (y | y >> 1) & _M1
     out: list[tuple[int, int, int, int]] = []
-
-    def take(cy: int, cw: int, f: int) -> tuple[int, int] | None:
-        s = _SH[f]
-        if (cy >> s) & 3:
-            return cy - (1 << s), cw
-        if cw:
-            return cy, cw - 1
-        return None
-
-    others = [d * 13 + n0 for d in range(4) if d != c]
-    for combo in ((0, 1), (0, 2), (1, 2), (0, 1, 2)):
-        cy, cw, g = y0, w, 1 << j
-        for m in combo:
-            step = take(cy, cw, others[m])
-            if step is None:
+    for lead, family in _SHAPES[_low(y)]:
+        if lead > 2:
+            break  # below the lowest available face only okeys: at most 2
+        for mask, size in family:
+            real = mask & hy
+            wild = size - real.bit_count()
+            if wild > w:
                 break
-            cy, cw = step
-            g |= 1 << others[m]
-        else:
-            out.append((cy, cw, len(combo) + 1, g))
-    n = n0 + 1
-    for lo in range(n, max(1, n - 2) - 1, -1):  # below j only okeys: at most 2
-        if n - lo > w:
-            break
-        cy, cw, g = y0, w - (n - lo), 1 << j
-        for p in range(lo, n):
-            g |= 1 << (base + p - 1)
-        length = n - lo + 1
-        if length >= 3:
-            out.append((cy, cw, length, g))
-        for p in range(n + 1, min(lo + 12, 14 if lo >= 2 else 13) + 1):
-            f = base + (p - 1) % 13
-            step = take(cy, cw, f)
-            if step is None:
-                break
-            cy, cw = step
-            g |= 1 << f
-            length += 1
-            if length >= 3:
-                out.append((cy, cw, length, g))
-    if n == 1:
-        cy, cw, g, length = y0, w, 1 << j, 1
-        for p in range(13, 1, -1):
-            f = base + p - 1
-            step = take(cy, cw, f)
-            if step is None:
-                break
-            cy, cw = step
-            g |= 1 << f
-            length += 1
-            if length >= 3:
-                out.append((cy, cw, length, g))
+            out.append((y - real, w - wild, size, mask))
     return out
 
 
@@ -322,6 +224,13 @@ def _free_faces(y: int, w: int, b: int) -> int:
     return value
 
 
+def _key(x: int, y: int, w: int, b: int, g: int) -> tuple[int, int, int, int]:
+    """The memo key of a search state. Only the available tiles that melds
+    anchored on ``x`` can touch matter, unless a meld of gaps alone may still
+    come (it needs 3 gaps and 3 slots): it may take any available tile."""
+    return (x, y & _reach_of(x, g) if g < 3 or b < 3 else y, w, b * 16 + g)
+
+
 def _fits(x: int, y: int, w: int, b: int, g: int, total: int) -> bool:
     """True when some template of exactly ``b`` slots holds hand tiles of
     ``x`` (``total`` of them) and at most ``g`` gaps (from ``y``, then ``w``)."""
@@ -329,16 +238,18 @@ def _fits(x: int, y: int, w: int, b: int, g: int, total: int) -> bool:
         return False  # too few hand tiles left to fill the non-gap slots
     if x == 0:
         return b <= g and _free(y, w, b)
-    key = (x, y & _reach_of(x, g) if g < 3 or FREE_EXACT else y, w, b * 16 + g)
+    key = _key(x, y, w, b, g)
     value = _best.get(key)
     if value is not None:
-        return bool(value)
-    i = _low(x)
-    # The lowest tile is left out of the template, or lies in some meld.
-    value = any(
-        size <= b and _fits(x2, y2, w2, b - size, g - size + k, total - k)
-        for x2, y2, w2, size, k, _ in _options(x, y, w, g)
-    ) or _fits(x - (1 << _SH[i]), y, w, b, g, total - 1)
+        return value
+    # The lowest tile lies in some meld, or is left out of the template.
+    value = False
+    for x2, y2, w2, size, k, _ in _options(x, y, w, g):
+        if size <= b and _fits(x2, y2, w2, b - size, g - size + k, total - k):
+            value = True
+            break
+    else:
+        value = _fits(x - (1 << _SH[_low(x)]), y, w, b, g, total - 1)
     _best[key] = value
     return value
 
@@ -349,7 +260,7 @@ def _gap_faces(x: int, y: int, w: int, b: int, g: int, total: int) -> int:
         return 0
     if x == 0:
         return _free_faces(y, w, b)
-    key = (x, y & _reach_of(x, g) if g < 3 or FREE_EXACT else y, w, b * 16 + g)
+    key = _key(x, y, w, b, g)
     value = _mask.get(key)
     if value is not None:
         return value
@@ -360,6 +271,36 @@ def _gap_faces(x: int, y: int, w: int, b: int, g: int, total: int) -> int:
             value |= faces | _gap_faces(x2, y2, w2, b - size, g - size + k, total - k)
     _mask[key] = value
     return value
+
+
+def _gap_faces_left(x: int, y: int, w: int, b: int, g: int, total: int) -> tuple[int, dict[int, int]]:
+    """:func:`_gap_faces`, and per face of ``x``: the gap faces of the
+    templates that leave a tile of that face out.
+
+    Run on a 15-tile hand, it serves every discard at once: a template of the
+    15 that leaves a tile out is a template of the 14 after discarding it,
+    and when it has the 15's fewest gaps it is an optimal one there."""
+    if not _fits(x, y, w, b, g, total):
+        return 0, {}
+    if x == 0:
+        return _free_faces(y, w, b), {}
+    key = _key(x, y, w, b, g)
+    found = _left.get(key)
+    if found is not None:
+        return found
+    i = _low(x)
+    every, below = _gap_faces_left(x - (1 << _SH[i]), y, w, b, g, total - 1)
+    left = dict(below)
+    if _fits(x - (1 << _SH[i]), y, w, b, g, total - 1):
+        left[i] = left.get(i, 0) | every  # this tile is the one left out
+    for x2, y2, w2, size, k, faces in _options(x, y, w, g):
+        if size <= b and _fits(x2, y2, w2, b - size, g - size + k, total - k):
+            sub, sub_left = _gap_faces_left(x2, y2, w2, b - size, g - size + k, total - k)
+            every |= faces | sub
+            for f, m in sub_left.items():
+                left[f] = left.get(f, 0) | faces | m
+    _left[key] = (every, left)
+    return every, left
 
 
 def _fewest_gaps(x: int, y: int, w: int, total: int, start: int = 0) -> int:
@@ -525,9 +466,14 @@ class Reading:
         return "melds" if self.melds_distance < self.pairs_distance else "pairs"
 
 
-def _read(pool: _Pool, with_outs: bool = True, start: int = 0) -> Reading:
-    """Distance (and outs) of the pool's hand, which must hold 14 tiles."""
-    dm = _melds_distance(pool.x, pool.total, pool.wh, pool.y, pool.w, start)
+def _read(pool: _Pool, with_outs: bool = True, start: int = 0,
+          melds: tuple[int, int] | None = None) -> Reading:
+    """Distance (and outs) of the pool's hand, which must hold 14 tiles;
+    ``melds``: the fewest gaps and their gap faces, when already known."""
+    if melds is not None:
+        dm = max(0, melds[0] - pool.wh)
+    else:
+        dm = _melds_distance(pool.x, pool.total, pool.wh, pool.y, pool.w, start)
     counts = _pair_counts(pool.hand, pool.avail)
     dp = _pairs_distance(counts, pool.wh, pool.wa)
     d = min(dm, dp)
@@ -535,7 +481,10 @@ def _read(pool: _Pool, with_outs: bool = True, start: int = 0) -> Reading:
         return Reading(d, dm, dp, 0, ())
     outs: set[int] = set()  # tile indices 0..52
     if dm == d:
-        for j in _bits(_gap_faces(pool.x, pool.y, pool.w, FINISHED, dm + pool.wh, pool.total)):
+        gaps = melds[1] if melds is not None else \
+            _gap_faces(pool.x, pool.y, pool.w, FINISHED, dm + pool.wh, pool.total)
+        for bit in _bits(gaps):
+            j = bit >> 1  # gap faces come as the low bits of 2-bit fields
             if pool.avail[j]:
                 outs.add(NUM_FACES if j == pool.okey.index else j)
         if pool.wa:
@@ -587,8 +536,7 @@ def distance(hand: Iterable[Tile | str], indicator: Tile | str, seen: Iterable[T
     _clear_if_big()
     if len(tiles) == FINISHED:
         return _read(_pool(tiles, ind, gone), with_outs=False).distance
-    return min(_read(_pool(_without(tiles, t), ind, gone + [t]), with_outs=False).distance
-               for t in sorted(set(tiles)))
+    return _distance15(tiles, ind, gone)
 
 
 def reading(hand: Iterable[Tile | str], indicator: Tile | str, seen: Iterable[Tile | str] = ()) -> Reading:
@@ -738,25 +686,83 @@ def _potential(rest: Sequence[Tile], indicator: Tile, pool: _Pool) -> int:
     return score
 
 
-def rank_discards(tiles: Sequence[Tile], indicator: Tile, seen: Sequence[Tile] = (),
-                  with_outs: bool = True) -> list[DiscardOption]:
-    """Every distinct discard of a 15-tile hand, best first: lowest distance,
-    then most outs, then most tiles kept in melds, keeping okeys last."""
+def _rank_key(o: DiscardOption, okey: Tile) -> tuple:
+    # An okey is wild: never thrown while a tile of equal merit exists.
+    return (o.distance, -o.outs, -o.keeps, -o.potential, o.tile == okey, o.tile.index)
+
+
+def _discard_options(tiles: Sequence[Tile], indicator: Tile, seen: Sequence[Tile], with_outs: bool,
+                     only_best: bool = False) -> list[DiscardOption]:
+    """The discards of a 15-tile hand, unsorted; ``only_best`` leaves out
+    those that cannot be ranked first (their distance is surely higher)."""
     okey = okey_of(indicator)
     options = []
     # A template for the 14 is one for the 15 too: the 15's fewest gaps is
     # where every discard's deepening starts.
     whole = _pool(tiles, indicator, seen)
     g15 = _fewest_gaps(whole.x, whole.y, whole.w, whole.total)
+    d15 = max(0, g15 - whole.wh) if g15 < UNREACHABLE else UNREACHABLE
+    shared: dict[int, tuple[int, int]] = {}
+    if with_outs and whole.wh < g15 < UNREACHABLE:
+        # One pass over the 15 finds the outs of every discard that some
+        # template with the 15's fewest gaps leaves out: those templates are
+        # the optimal ones after that discard. (None of them has a gap at the
+        # discarded face: the discarded tile would fill it, one gap fewer.)
+        # The other discards need more gaps than g15: they start at g15 + 1.
+        for face, mask in _gap_faces_left(whole.x, whole.y, whole.w, FINISHED, g15, whole.total)[1].items():
+            shared[face] = (g15, mask)
     for t in sorted(set(tiles)):
         rest = _without(tiles, t)
         pool = _pool(rest, indicator, list(seen) + [t])
-        r = _read(pool, with_outs=with_outs, start=max(0, g15 - pool.wh))
+        face = None if t == okey else (okey.index if t.is_false_joker else t.index)
+        worse = bool(shared) and face is not None and face not in shared
+        if only_best and (worse or face is None) and d15 < UNREACHABLE:
+            # Its melds route is longer than d15 (an okey thrown leaves one
+            # gap more to fill): only seven pairs could still make it first.
+            if _pairs_distance(_pair_counts(pool.hand, pool.avail), pool.wh, pool.wa) > d15:
+                continue
+        lower = g15 + 1 if worse else g15
+        r = _read(pool, with_outs=with_outs, start=max(0, lower - pool.wh), melds=shared.get(face))
         options.append(DiscardOption(t, r.distance, r.outs, r.out_tiles, r.route,
                                      _keeps(rest, okey), _potential(rest, indicator, pool)))
-    # An okey is wild: never thrown while a tile of equal merit exists.
-    options.sort(key=lambda o: (o.distance, -o.outs, -o.keeps, -o.potential, o.tile == okey, o.tile.index))
     return options
+
+
+def rank_discards(tiles: Sequence[Tile], indicator: Tile, seen: Sequence[Tile] = (),
+                  with_outs: bool = True) -> list[DiscardOption]:
+    """Every distinct discard of a 15-tile hand, best first: lowest distance,
+    then most outs, then most tiles kept in melds, keeping okeys last."""
+    okey = okey_of(indicator)
+    return sorted(_discard_options(tiles, indicator, seen, with_outs), key=lambda o: _rank_key(o, okey))
+
+
+def best_discard(hand: Iterable[Tile | str], indicator: Tile | str,
+                 seen: Iterable[Tile | str] = ()) -> DiscardOption:
+    """The discard :func:`rank_discards` ranks first, found faster (a bot's
+    move): discards that surely lie farther from winning are skipped.
+
+    >>> best_discard("r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k3 k4 y13", "b2").tile
+    Tile('y13')
+    """
+    tiles, ind, gone = _checked(hand, indicator, seen)
+    if len(tiles) != FINISHED + 1:
+        raise HandSizeError(f"a discard needs 15 tiles, got {len(tiles)}: {format_hand(tiles)!r}")
+    _clear_if_big()
+    okey = okey_of(ind)
+    return min(_discard_options(tiles, ind, gone, True, only_best=True), key=lambda o: _rank_key(o, okey))
+
+
+def _distance15(tiles: Sequence[Tile], ind: Tile, gone: Sequence[Tile]) -> int:
+    """Distance of a 15-tile hand after its best discard: the 15's fewest gaps
+    give the melds route at once (some optimal template leaves a tile out,
+    or holds an okey to spare); seven pairs is checked per discard (cheap)."""
+    whole = _pool(tiles, ind, gone)
+    g15 = _fewest_gaps(whole.x, whole.y, whole.w, whole.total)
+    best = max(0, g15 - whole.wh) if g15 < UNREACHABLE else UNREACHABLE
+    for t in sorted(set(tiles)):
+        pool = _pool(_without(tiles, t), ind, list(gone) + [t])
+        best = min(best, _pairs_distance(_pair_counts(pool.hand, pool.avail), pool.wh, pool.wa))
+    return best
 
 
 #: Chance per turn that some opponent finishes, estimated from the
@@ -850,7 +856,7 @@ def _advise_discard(tiles: list[Tile], ind: Tile, gone: list[Tile], scheme: str,
     reason = (f"throw {best.tile.name}: {best.distance} exchange(s) from a finished hand "
               f"({best.route}) with {best.outs} outs")
     if len(ties) > 1:
-        reason += f"; tied with {' '.join(o.tile.name for o in ties[1:])}, kept most tiles in melds"
+        reason += f"; tied with {' '.join(o.tile.name for o in ties[1:])}, it keeps most tiles in melds"
     return Advice(tuple(tiles), ind, tuple(gone), "discard", reason, best.distance, tuple(options),
                   indicator_twin=twin, scheme=scheme)
 

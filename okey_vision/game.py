@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from okey_vision.coach import FINISHED, _pool, _read, _without, rank_discards
+from okey_vision.coach import FINISHED, _distance15, _pool, _read, _without, best_discard, rank_discards
 from okey_vision.errors import OkeyError
 from okey_vision.scoring import COUNTDOWN, INDICATOR_BONUS, PENALTY, STALL_PENALTY, START, check_scheme
 from okey_vision.solver import Finish, best_count, declare, encode
@@ -144,12 +144,12 @@ class GreedyPolicy(Policy):
 class CoachPolicy(Policy):
     """Plays the coach's advice: declares when finished, takes the offered
     tile when it lowers the distance to winning, discards the tile ranked
-    first (lowest distance, then most tiles kept in melds; the bot skips the
-    outs count for speed unless ``with_outs``)."""
+    first (lowest distance, then most outs, then most tiles kept in melds;
+    ``with_outs=False`` skips the outs for speed, and plays weaker)."""
 
     name = "coach"
 
-    def __init__(self, with_outs: bool = False) -> None:
+    def __init__(self, with_outs: bool = True) -> None:
         self.with_outs = with_outs
 
     def take(self, view: View, rng: random.Random) -> bool:
@@ -162,15 +162,16 @@ class CoachPolicy(Policy):
             return True
         seen = view.seen_without(off)
         now = _read(_pool(hand, view.indicator, seen + [off]), with_outs=False).distance
-        after = rank_discards(hand + [off], view.indicator, seen, with_outs=False)[0].distance
-        return after < now
+        return _distance15(hand + [off], view.indicator, seen) < now
 
     def move(self, view: View, rng: random.Random) -> Move:
         """Declare if finished, else the coach's first-ranked discard."""
         done = _finish_move(view)
         if done:
             return done
-        return Move(rank_discards(list(view.hand), view.indicator, view.seen, self.with_outs)[0].tile)
+        if self.with_outs:
+            return Move(best_discard(view.hand, view.indicator, view.seen).tile)
+        return Move(rank_discards(list(view.hand), view.indicator, view.seen, False)[0].tile)
 
 
 @dataclass(frozen=True)

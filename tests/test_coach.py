@@ -9,9 +9,9 @@ from collections import Counter
 
 import pytest
 
-from hands import DECK, replace_random_tile, winning_hand
+from hands import DECK, random_hand, replace_random_tile, winning_hand
 from okey_vision.cli import main
-from okey_vision.coach import advise, distance, holds_indicator_twin, reading
+from okey_vision.coach import advise, best_discard, distance, holds_indicator_twin, rank_discards, reading
 from okey_vision.errors import HandSizeError, TileCountError
 from okey_vision.solver import best_pairs, encode, is_complete
 from okey_vision.tiles import FALSE_JOKER, TILES, okey_of, parse_hand, parse_tile
@@ -82,6 +82,42 @@ def test_outs_are_the_draws_that_lower_the_distance():
         lower = {t for t in avail if distance(hand + [t], indicator, seen) < r.distance}
         assert set(r.out_tiles) == lower
         assert r.outs == sum(avail[t] for t in lower)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_ranked_discards_match_a_reading_of_each_fourteen(seed):
+    # rank_discards shares one search over the 15 tiles between the discards;
+    # each discard's distance and outs must equal a reading of the 14 left.
+    rng = random.Random(seed)
+    for k in range(8):
+        if k % 2:
+            hand, indicator = random_hand(rng, 15)
+            seen = []
+        else:
+            hand, indicator, seen = _scarce_case(rng, rng.choice([1, 2, 3]))
+            seen = seen[: len(seen) * rng.choice([0, 1, 2]) // 2]
+            hand = hand + [next(t for t in DECK if Counter(hand + seen + [indicator])[t] < 2)]
+        for option in rank_discards(hand, indicator, seen):
+            rest = list(hand)
+            rest.remove(option.tile)
+            r = reading(rest, indicator, seen + [option.tile])
+            assert (option.distance, option.outs, option.out_tiles) == (r.distance, r.outs, r.out_tiles), \
+                (hand, indicator, seen, option.tile)
+
+
+def test_best_discard_and_distance_of_fifteen_agree_with_the_full_ranking():
+    rng = random.Random(21)
+    for k in range(24):
+        if k % 3 == 0:
+            hand, indicator, seen = _scarce_case(rng, rng.choice([1, 2]))
+            seen = seen[: len(seen) // 2]
+            hand = hand + [next(t for t in DECK if Counter(hand + seen + [indicator])[t] < 2)]
+        else:
+            hand, indicator = random_hand(rng, 15, okeys=rng.choice([0, 0, 1, 2]))
+            seen = []
+        ranked = rank_discards(hand, indicator, seen)
+        assert best_discard(hand, indicator, seen) == ranked[0], (hand, indicator, seen)
+        assert distance(hand, indicator, seen) == ranked[0].distance
 
 
 def test_finished_and_one_away_hands():

@@ -126,15 +126,22 @@ def make_face_crops(count: int, seed: int, log: logging.Logger) -> Path:
 
 
 def make_crop_data(label: str, count: int, seed: int, log: logging.Logger,
-                   real_repeat: int = 3, fj_repeat: int = 1) -> Path:
+                   real_repeat: int = 3, fj_repeat: int = 1, real_turns: bool = False) -> Path:
     """A classifier folder for ``label`` (number/color) linked from the face crops;
     the real training crops appear ``real_repeat`` times (they are few), the
-    false-joker training crops ``fj_repeat`` times (2 of 106 tiles: rare)."""
+    false-joker training crops ``fj_repeat`` times (2 of 106 tiles: rare).
+    ``real_turns``: the real crops' repeats are turned by 90, 180 and 270
+    degrees instead of copied (tiles on a table lie at any angle; the real
+    photos show few of them turned)."""
+    import cv2
+    import numpy as np
     from okey_vision.synth.datasets import CROP_CLASSES
     from okey_vision.tiles import parse_tile
 
     faces = make_face_crops(count, seed, log)
-    out = DATA / (f"crops-{label}-{count}-{seed}" + (f"-fj{fj_repeat}" if fj_repeat > 1 else ""))
+    out = DATA / (f"crops-{label}-{count}-{seed}" + (f"-fj{fj_repeat}" if fj_repeat > 1 else "")
+                  + (f"-real{real_repeat}" + ("turns" if real_turns else "")
+                     if real_repeat != 3 or real_turns else ""))
     done = out / ".done"
     if done.exists():
         return out
@@ -145,12 +152,16 @@ def make_crop_data(label: str, count: int, seed: int, log: logging.Logger,
         for src in (faces / sp).glob("*/*.png"):
             tile = parse_tile(src.parent.name)
             cls = "fj" if tile.is_false_joker else (tile.color if label == "color" else str(tile.number))
-            reps = real_repeat if (sp == "train" and src.name.startswith("real_")) else 1
+            real = sp == "train" and src.name.startswith("real_")
+            reps = real_repeat if real else 1
             if sp == "train" and cls == "fj":
                 reps *= fj_repeat
             for k in range(reps):
                 dst = out / sp / cls / (src.name if k == 0 else f"{src.stem}_dup{k}.png")
-                os.link(src, dst)
+                if real and real_turns and k % 4:
+                    cv2.imwrite(str(dst), np.rot90(cv2.imread(str(src)), k % 4))
+                else:
+                    os.link(src, dst)
     done.write_text("ok")
     n = sum(1 for _ in (out / "train").glob("*/*.png"))
     log.info(f"{label} crop data ready ({n} train crops)")
@@ -255,7 +266,8 @@ def train(model: str, args: argparse.Namespace) -> None:
             data = make_detect_data(r["count"], r["seed"], log)
             yaml_name = "yolo11n.yaml"
         else:
-            data = make_crop_data(model, r["count"], r["seed"], log, fj_repeat=args.fj_repeat)
+            data = make_crop_data(model, r["count"], r["seed"], log, fj_repeat=args.fj_repeat,
+                                  real_repeat=args.real_repeat, real_turns=args.real_turns)
             yaml_name = "yolo11n-cls.yaml"
         prev = RUNS / model
         if prev.exists():  # keep the earlier run's record beside the new one
@@ -301,6 +313,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--lr0", type=float)
     p.add_argument("--fraction", type=float, help="classifiers: fraction of the crops per epoch")
     p.add_argument("--warmup-epochs", dest="warmup_epochs", type=float)
+    p.add_argument("--real-repeat", type=int, default=3,
+                   help="classifiers: repeat the real training crops this many times")
+    p.add_argument("--real-turns", action="store_true",
+                   help="classifiers: the real crops' repeats are turned by 90/180/270 degrees")
     p.add_argument("--fj-repeat", type=int, default=1,
                    help="classifiers: repeat the false-joker training crops this many times")
     p.add_argument("--workers", type=int, default=2)
