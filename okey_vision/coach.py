@@ -41,7 +41,6 @@ from okey_vision.scoring import COUNTDOWN, check_scheme
 from okey_vision.solver import Finish, declare
 from okey_vision.tiles import (
     FALSE_JOKER,
-    MAX_HAND,
     NUM_FACES,
     TILES,
     Tile,
@@ -103,10 +102,6 @@ def _reach_of(x: int, g: int) -> int:
             value |= _SET_FIELDS[j] | _RUN_FIELDS[j][g]
         _reach[key] = value
     return value
-
-
-def _ntiles(x: int) -> int:
-    return (x & _M1).bit_count() + 2 * ((x >> 1) & _M1).bit_count()
 
 
 def _low(x: int) -> int:
@@ -332,6 +327,10 @@ class _Pool:
     def wa(self) -> int:
         """Okeys still available to draw."""
         return self.w - self.wh
+
+    def pairs_distance(self) -> int:
+        """Distance by the seven-pairs route alone."""
+        return _pairs_distance(_pair_counts(self.hand, self.avail), self.wh, self.wa)
 
 
 def _pool(tiles: Sequence[Tile], indicator: Tile, seen: Sequence[Tile]) -> _Pool:
@@ -719,7 +718,7 @@ def _discard_options(tiles: Sequence[Tile], indicator: Tile, seen: Sequence[Tile
         if only_best and (worse or face is None) and d15 < UNREACHABLE:
             # Its melds route is longer than d15 (an okey thrown leaves one
             # gap more to fill): only seven pairs could still make it first.
-            if _pairs_distance(_pair_counts(pool.hand, pool.avail), pool.wh, pool.wa) > d15:
+            if pool.pairs_distance() > d15:
                 continue
         lower = g15 + 1 if worse else g15
         r = _read(pool, with_outs=with_outs, start=max(0, lower - pool.wh), melds=shared.get(face))
@@ -761,7 +760,7 @@ def _distance15(tiles: Sequence[Tile], ind: Tile, gone: Sequence[Tile]) -> int:
     best = max(0, g15 - whole.wh) if g15 < UNREACHABLE else UNREACHABLE
     for t in sorted(set(tiles)):
         pool = _pool(_without(tiles, t), ind, list(gone) + [t])
-        best = min(best, _pairs_distance(_pair_counts(pool.hand, pool.avail), pool.wh, pool.wa))
+        best = min(best, pool.pairs_distance())
     return best
 
 
