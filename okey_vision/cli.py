@@ -13,7 +13,7 @@ import json
 import sys
 from typing import Callable, Sequence
 
-from okey_vision.errors import OkeyError
+from okey_vision.errors import OkeyError, clip
 from okey_vision.scoring import COUNTDOWN, SCHEMES
 from okey_vision.solver import Arrangement, Declaration, arrange, declare
 from okey_vision.tiles import format_hand, okey_of, parse_hand, parse_tile
@@ -26,6 +26,10 @@ PLUGINS: dict[str, tuple[str, str]] = {
     "advise": ("okey_vision.coach_command", "rank discards by distance to winning and outs"),
     "read": ("okey_vision.vision.command", "read the tiles in a rack photo"),
 }
+#: The optional extra each subcommand's packages come from.
+EXTRAS: dict[str, str] = {"synth": "train", "read": "vision"}
+#: An error line is cut to this many characters (a bad input is quoted in it).
+MAX_ERROR = 400
 
 
 class CliError(OkeyError):
@@ -112,10 +116,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Callable[[argpars
     runners["solve"] = _run_solve
 
     for name, (module_name, help_text) in PLUGINS.items():
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError:  # a subsystem whose optional dependencies are missing
-            continue
+        # the plugin modules import only the standard library at the top, so
+        # every subcommand is listed; a missing extra is reported when it runs
+        module = importlib.import_module(module_name)
         plugin = sub.add_parser(name, help=help_text)
         module.add_arguments(plugin)
         runners[name] = module.run
@@ -125,12 +128,24 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Callable[[argpars
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``okey-vision`` console script."""
     parser, runners = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
+    args.argv = argv
     try:
         return runners[args.command](args)
     except OkeyError as exc:
-        print(f"okey-vision {args.command}: error: {exc}", file=sys.stderr)
-        return 2
+        return _fail(args.command, str(exc))
+    except ImportError as exc:  # an optional extra that is not installed
+        extra = EXTRAS.get(args.command, "vision")
+        return _fail(args.command, f"needs the '{exc.name or exc}' package: "
+                                   f"pip install 'okey-vision[{extra}]'")
+
+
+def _fail(command: str, message: str) -> int:
+    """Print one error line (cut to ``MAX_ERROR`` characters); exit status 2."""
+    line = " ".join(message.split())
+    print(f"okey-vision {command}: error: {clip(line, MAX_ERROR)}", file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,6 +1,11 @@
 """The ``advise`` subcommand: coach a hand from the command line.
 
-``okey-vision advise --indicator r3 [--seen k5 y1 ...] [--offered b7] TILE... [--json]``
+``okey-vision advise --indicator r3 [--seen "k5 y1"] [--offered b7] TILE... [--json]``
+
+``--seen`` takes ONE argument (tiles separated by spaces in quotes, or by
+commas; it may be repeated), so it can never swallow the hand. The old form
+``--seen k5 y1 TILE...`` is refused: with a single tile after ``--seen``
+directly followed by the hand, nobody can tell where the seen tiles end.
 """
 
 from __future__ import annotations
@@ -8,14 +13,16 @@ from __future__ import annotations
 import argparse
 import json
 
+from okey_vision.errors import clip
 from okey_vision.scoring import COUNTDOWN, SCHEMES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the ``advise`` options."""
     parser.add_argument("--indicator", "-i", required=True, help="the indicator tile, e.g. r3")
-    parser.add_argument("--seen", nargs="*", default=[], metavar="TILE",
-                        help="tiles seen on the discard piles (not the offered one)")
+    parser.add_argument("--seen", action="append", default=[], metavar='"TILE TILE..."',
+                        help='tiles seen on the discard piles (not the offered one), as one '
+                             'argument: --seen "k5 y1" or --seen k5,y1 (may be repeated)')
     parser.add_argument("--offered", default=None, metavar="TILE",
                         help="with 14 tiles: the tile the previous player just discarded")
     parser.add_argument("--scheme", choices=SCHEMES, default=COUNTDOWN, help="scoring scheme")
@@ -30,15 +37,11 @@ def run(args: argparse.Namespace) -> int:
     from okey_vision.errors import HandSizeError
     from okey_vision.tiles import parse_hand
 
+    _refuse_ambiguous_seen(getattr(args, "argv", None) or [])
     seen = parse_hand(" ".join(args.seen))
     tiles = parse_hand(" ".join(args.tiles))
     if not tiles:
-        # ``--seen a b c TILE...`` reads every name into --seen: the hand is
-        # its last 15 names (14 with --offered).
-        size = 14 if args.offered else 15
-        if len(seen) < size:
-            raise HandSizeError(f"no hand given: expected {size} tiles after the options")
-        seen, tiles = seen[:-size], seen[-size:]
+        raise HandSizeError("no hand given: write the 15 tiles (14 with --offered) after the options")
     a = advise(tiles, args.indicator, seen=seen, offered=args.offered, scheme=args.scheme)
     if args.json:
         print(json.dumps(a.to_dict()))
@@ -56,3 +59,19 @@ def run(args: argparse.Namespace) -> int:
         lines.append(f"Distance {a.distance}, outs {a.outs}: {' '.join(t.name for t in a.out_tiles)}")
     print("\n".join(lines))
     return 0
+
+
+def _refuse_ambiguous_seen(argv: list[str]) -> None:
+    """Refuse ``--seen k7 y1 TILE...``: a lone tile after ``--seen`` with the
+    hand right behind it reads as the README's old form, where ``y1`` was
+    meant as seen but would silently join the hand."""
+    from okey_vision.cli import CliError
+
+    for i, word in enumerate(argv[:-2]):
+        if word != "--seen":
+            continue
+        value, after = argv[i + 1], argv[i + 2]
+        if "," in value or " " in value.strip() or after.startswith("-"):
+            continue
+        raise CliError(f'--seen takes one argument: write --seen "{clip(value, 20)} {clip(after, 20)} ..." '
+                       "(quoted) or --seen a,b, or put the hand before --seen")

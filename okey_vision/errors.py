@@ -25,3 +25,42 @@ class InvalidMeldError(OkeyError):
 
 class ImageError(OkeyError):
     """An image that cannot be read: missing, empty, corrupt or not an image."""
+
+
+class ModelError(OkeyError):
+    """A reader weight file that is missing, truncated or not a model."""
+
+
+class MissingExtraError(OkeyError):
+    """An optional dependency is not installed; the message names the extra."""
+
+
+#: Most characters of a bad input quoted in an error message.
+QUOTE_LIMIT = 80
+
+
+def clip(text: object, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` as a string cut to about ``limit`` characters, for quoting bad input.
+
+    >>> clip("r7")
+    'r7'
+    >>> clip("x" * 200)[-30:]
+    'xxxxxxxxxx... (200 characters)'
+    """
+    s = str(text)
+    if len(s) <= limit:
+        return s
+    return f"{s[:limit - 3]}... ({len(s)} characters)"
+
+
+def require(module: str, extra: str, what: str) -> None:
+    """Raise :class:`MissingExtraError` unless ``module`` imports; the message
+    says which ``okey-vision[extra]`` to install for ``what``."""
+    import importlib
+
+    try:
+        importlib.import_module(module)
+    except ImportError as exc:
+        raise MissingExtraError(
+            f"{what} needs the '{exc.name or module}' package: pip install 'okey-vision[{extra}]'"
+        ) from None

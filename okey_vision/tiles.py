@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from okey_vision.errors import HandSizeError, TileCountError, UnknownTileError
+from okey_vision.errors import HandSizeError, TileCountError, UnknownTileError, clip
 
 #: Colour letters in the project's fixed order (index 0..3).
 COLORS: tuple[str, ...] = ("r", "y", "b", "k")
@@ -104,7 +104,7 @@ def parse_tile(text: str) -> Tile:
     if isinstance(text, Tile):
         return text
     if not isinstance(text, str):
-        raise UnknownTileError(f"unknown tile name {text!r}: not a string")
+        raise UnknownTileError(f"unknown tile name {clip(repr(text))}: not a string")
     key = re.sub(r"[\s_\-]", "", text.strip().lower())
     if key in _FALSE_JOKER_NAMES:
         return FALSE_JOKER
@@ -115,7 +115,7 @@ def parse_tile(text: str) -> Tile:
         if color is not None and 1 <= number <= 13:
             return TILES[COLORS.index(color) * 13 + number - 1]
     raise UnknownTileError(
-        f"unknown tile name {text!r}: expected a colour (r, y, b, k) and a "
+        f"unknown tile name {clip(repr(text))}: expected a colour (r, y, b, k) and a "
         "number 1-13 such as 'r7', or 'fj' for a false joker"
     )
 

@@ -68,3 +68,34 @@ def test_console_entry_point_runs_as_a_module():
         capture_output=True, text=True, check=True,
     )
     assert json.loads(proc.stdout)["declare"]["discard"] == "r9"
+
+
+# -- hostile input (issue 11) ---------------------------------------------------------
+
+HAND15 = "r1 r2 r3 y7 y8 y9 b4 b5 b6 k10 k11 k12 k13 y1 r9".split()
+
+
+@pytest.mark.parametrize("seen", [
+    ["--seen", "k7 y2", *HAND15], ["--seen", "k7,y2", *HAND15], [*HAND15, "--seen", "k7", "--seen", "y2"]])
+def test_advise_seen_is_one_argument(seen, capsys) -> None:
+    assert main(["advise", "-i", "r3", *seen, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    from okey_vision.coach import advise
+
+    assert out == json.loads(json.dumps(advise(HAND15, "r3", seen=["k7", "y2"]).to_dict()))
+    assert out != json.loads(json.dumps(advise(HAND15, "r3").to_dict()))
+
+
+def test_advise_refuses_the_ambiguous_seen_form(capsys) -> None:
+    # README's old form: y2 was meant as seen, but would silently join the hand
+    assert main(["advise", "-i", "r3", "--seen", "k7", "y2", *HAND15[:14]]) == 2
+    err = capsys.readouterr().err
+    assert "--seen takes one argument" in err and err.count("\n") == 1
+    # the hand first, then --seen: unambiguous
+    assert main(["advise", "-i", "r3", *HAND15, "--seen", "k7"]) == 0
+
+
+def test_a_huge_tile_name_gives_a_short_error(capsys) -> None:
+    assert main(["solve", "-i", "r3", "r1", "x" * 100_000]) == 2
+    err = capsys.readouterr().err
+    assert "unknown tile name" in err and len(err) < 300 and err.count("\n") == 1

@@ -195,7 +195,7 @@ def test_advise_take_or_draw_and_errors():
 
 def test_cli_json_and_errors(capsys):
     tiles = "r1 r2 r3 y7 y8 y9 b4 b5 b6 k10 k11 k12 k13 y1 r9".split()
-    assert main(["advise", "--indicator", "r3", "--seen", "k5", "y2", *tiles, "--json"]) == 0
+    assert main(["advise", "--indicator", "r3", "--seen", "k5 y2", *tiles, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["can_declare"] is False and out["discards"][0]["tile"] in ("r9", "y1")
     assert all({"tile", "distance", "outs"} <= set(d) for d in out["discards"])

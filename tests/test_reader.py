@@ -29,8 +29,9 @@ RACK_SEEDS = (1, 2, 3)
 @pytest.fixture(scope="module", params=["torch", "onnx"])
 def reader(request) -> RackReader:
     backend = request.param
-    if backend == "onnx" and not list(DEFAULT_MODELS.glob("*.onnx")):
-        pytest.skip("no ONNX export shipped")
+    ext = ".onnx" if backend == "onnx" else ".pt"
+    if not list(DEFAULT_MODELS.glob(f"*{ext}")):
+        pytest.skip(f"no {ext} weights shipped (the runtime is ONNX; .pt come from training)")
     r = RackReader(prefer_onnx=backend == "onnx")
     real_connect = socket.socket.connect
 
@@ -170,3 +171,51 @@ def test_cli_solve_needs_indicator(tmp_path, capsys) -> None:
     cv2.imwrite(str(photo), np.full((50, 50, 3), 60, np.uint8))
     assert cli.main(["read", str(photo), "--solve"]) == 2
     assert "--indicator" in capsys.readouterr().err
+
+
+# -- hostile input and shared readers (issue 11) ----------------------------------------
+
+def test_sixteen_bit_photo_reads_like_eight_bit(reader: RackReader) -> None:
+    scene = render_scene(RACK_SEEDS[0], CLEAN_RACK)
+    deep = scene.image.astype(np.uint16) * 257
+    assert [r.name for r in reader.read(deep)] == [r.name for r in reader.read(scene.image)]
+
+
+def test_boxes_and_size_are_in_input_pixels(reader: RackReader, tmp_path, capsys, monkeypatch) -> None:
+    from okey_vision.vision import io
+
+    scene = render_scene(RACK_SEEDS[1], CLEAN_RACK)
+    h, w = scene.image.shape[:2]
+    photo = tmp_path / "big.jpg"
+    cv2.imwrite(str(photo), cv2.resize(scene.image, (2 * w, 2 * h), interpolation=cv2.INTER_LINEAR),
+                [cv2.IMWRITE_JPEG_QUALITY, 95])
+    monkeypatch.setattr(io, "MAX_PIXELS", w * h)  # so the photo is decoded reduced by 2
+    assert io.load_photo(photo).scale == 0.5
+    backend = "torch" if reader.backend == "torch" else "onnx"
+    assert cli.main(["read", str(photo), "--json", "--backend", backend]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["width"], out["height"]) == (2 * w, 2 * h)
+    truth = {t.tile.name: t.box for t in scene.tiles if t.on_rack}
+    rack = [t for t in out["tiles"] if t["row"] != APART]
+    assert [t["tile"] for t in rack] == truth_rows(scene)
+    for t in rack:  # the box centre lands on the true tile, at twice the rendered scale
+        cx, cy = (t["box"][0] + t["box"][2]) / 2, (t["box"][1] + t["box"][3]) / 2
+        assert any(abs(cx - (b[0] + b[2])) < 0.3 * (b[2] - b[0]) * 2 and abs(cy - (b[1] + b[3])) < 12
+                   for b in [tb.box for tb in scene.tiles if tb.tile.name == t["tile"]])
+    assert truth
+
+
+def test_threads_sharing_one_reader_get_the_lone_reads(reader: RackReader) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    photos = []
+    for seed, (fw, fh) in zip(RACK_SEEDS, [(1.0, 1.0), (0.7, 1.0), (1.0, 0.6)]):
+        img = render_scene(seed, CLEAN_RACK).image
+        h, w = img.shape[:2]
+        photos.append(np.ascontiguousarray(img[:int(h * fh), :int(w * fw)]))
+    photos.append(cv2.resize(photos[0], None, fx=0.55, fy=0.8))  # another aspect ratio
+    alone = [[(r.name, r.box) for r in reader.read(p)] for p in photos]
+    jobs = [i % len(photos) for i in range(16)]
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda i: [(r.name, r.box) for r in reader.read(photos[i])], jobs))
+    assert got == [alone[i] for i in jobs]

@@ -15,30 +15,14 @@ from okey_vision.errors import ImageError
 from okey_vision.tiles import Tile
 from okey_vision.vision.reads import APART, TileRead, rack_order
 
-#: A photo whose long side is smaller than this is refused.
-MIN_SIDE = 64
 #: Photos are shrunk to this long side before reading (the detector works on
 #: a much smaller copy; crops keep enough pixels at this size).
 READ_SIDE = 1600
 #: Below this variance of the Laplacian (on a 512-px copy) a photo is called blurry.
 BLUR_THRESHOLD = 25.0
-#: Decoded images larger than this many pixels are decoded shrunk or refused.
-MAX_PIXELS = 120_000_000
 Reader = Callable[..., list]
 #: Most tiles a rack holds (a hand after taking).
 MAX_RACK = 15
-
-
-def _header_size(data: bytes) -> tuple[int, int]:
-    """(width, height) from the reader's header parser, (0, 0) if unknown."""
-    try:
-        from okey_vision.vision.io import _header_size as parse
-    except ImportError:  # pragma: no cover
-        return 0, 0
-    try:
-        return parse(data)
-    except Exception:  # noqa: BLE001 - a malformed header: let imdecode decide
-        return 0, 0
 
 
 @dataclass
@@ -60,50 +44,20 @@ class PhotoReads:
 
 
 def decode_photo(data: bytes | None, name: str = "photo"):
-    """A BGR uint8 image from uploaded bytes; :class:`ImageError` with a
-    plain message for an empty, non-image, corrupt or tiny file."""
-    import numpy as np
-    import cv2
+    """A BGR uint8 image from uploaded bytes, shrunk to ``READ_SIDE``
+    (:func:`okey_vision.vision.io.decode_image`: one decode path for the app
+    and the CLI); :class:`ImageError` with a plain message for an empty,
+    non-image, corrupt, tiny or too large file."""
+    from okey_vision.vision.io import decode_image
 
-    if not data:
-        raise ImageError(f"{name}: the file is empty. Take the photo again or pick another file.")
-    head = bytes(data[:16])
-    if not (head.startswith(b"\xff\xd8") or head.startswith(b"\x89PNG") or head.startswith(b"BM")
-            or (head[:4] == b"RIFF" and head[8:12] == b"WEBP") or head[:4] in (b"II*\x00", b"MM\x00*")):
-        raise ImageError(f"{name}: this is not a photo (JPEG, PNG, WebP, BMP or TIFF expected).")
-    buf = np.frombuffer(data, dtype=np.uint8)
-    w, h = _header_size(bytes(data[:65536]))
-    flag = cv2.IMREAD_COLOR
-    if w * h > MAX_PIXELS:  # a decompression bomb or a giant scan: decode shrunk, or refuse
-        if not head.startswith(b"\xff\xd8"):
-            raise ImageError(f"{name}: the image is too large ({w}x{h} pixels).")
-        flag = cv2.IMREAD_REDUCED_COLOR_8
-    try:
-        img = cv2.imdecode(buf, flag)
-    except cv2.error:
-        img = None
-    if img is None or img.size == 0:
-        raise ImageError(f"{name}: the photo is damaged and cannot be opened. Take it again.")
-    h, w = img.shape[:2]
-    if max(h, w) < MIN_SIDE:
-        raise ImageError(f"{name}: the photo is too small ({w}x{h} pixels) to read tiles.")
-    return shrink(img, READ_SIDE)
-
-
-def shrink(img, side: int):
-    """The image with its long side at most ``side``."""
-    import cv2
-
-    h, w = img.shape[:2]
-    s = side / max(h, w)
-    if s >= 1:
-        return img
-    return cv2.resize(img, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_AREA)
+    return decode_image(data, name, max_side=READ_SIDE).image
 
 
 def sharpness(img) -> float:
     """Variance of the Laplacian of a 512-px grey copy (higher is sharper)."""
     import cv2
+
+    from okey_vision.vision.io import shrink
 
     small = shrink(img, 512)
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
@@ -148,10 +102,6 @@ def pick_indicator(apart: Sequence[TileRead]) -> Tile | None:
     if not ok:
         return None
     return max(ok, key=lambda r: r.confidence).tile
-
-
-# Colours (BGR) of the numerals for drawing labels.
-INK_BGR = {"r": (40, 40, 210), "y": (0, 150, 235), "b": (200, 90, 20), "k": (30, 30, 30), "f": (150, 40, 150)}
 
 
 def draw_reads(img, reads: Sequence[TileRead], indicator: Tile | None = None, max_side: int = 1024):

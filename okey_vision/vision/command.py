@@ -29,22 +29,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Read the photo and print the reads (and the solve/advice)."""
     from okey_vision.cli import CliError
+    from okey_vision.errors import require
     from okey_vision.tiles import parse_tile
-    from okey_vision.vision.io import load_image
+
+    for module in ("numpy", "cv2"):
+        require(module, "vision", "reading a photo")
+    from okey_vision.vision.io import load_photo
     from okey_vision.vision.reader import RackReader, default_reader
     from okey_vision.vision.reads import APART
 
     if (args.solve or args.advise) and not args.indicator:
         raise CliError("--solve and --advise need --indicator")
     indicator = parse_tile(args.indicator) if args.indicator else None
-    image = load_image(args.photo)
+    photo = load_photo(args.photo)
     if args.models or args.backend:
         reader = RackReader(args.models, prefer_onnx=None if args.backend is None else args.backend == "onnx")
     else:
         reader = default_reader()
-    reads = reader.read(image, indicator=indicator)
+    reads = reader.read_photo(photo, indicator=indicator)
     hand = [r.tile.name for r in reads if args.include_apart or r.row != APART]
-    out: dict = {"photo": str(args.photo), "width": int(image.shape[1]), "height": int(image.shape[0]),
+    out: dict = {"photo": str(args.photo), "width": photo.width, "height": photo.height,
                  "tiles": [dict(r.to_dict(), low_confidence=r.low_confidence) for r in reads],
                  "hand": hand}
     if indicator is not None:
@@ -64,19 +68,12 @@ def run(args: argparse.Namespace) -> int:
             h = parse_hand(hand)
             extra_text = format_solve(arrange(h, indicator), declare(h, indicator))
     if args.advise:
-        try:
-            from okey_vision import coach
-        except ImportError:
-            coach = None
-        if coach is None or not hasattr(coach, "advise"):
-            raise CliError("advice is not available: okey_vision.coach.advise is missing")
+        from okey_vision.coach import advise
         from okey_vision.tiles import parse_hand
 
-        advice = coach.advise(parse_hand(hand), indicator)
-        to_dict = getattr(advice, "to_dict", None)
-        out["advice"] = to_dict() if callable(to_dict) else advice
-        reason = getattr(advice, "reason", None)
-        extra_text = f"Advice: {reason}" if reason else str(advice)
+        advice = advise(parse_hand(hand), indicator)
+        out["advice"] = advice.to_dict()
+        extra_text = f"Advice: {advice.reason}"
     if args.json:
         print(json.dumps(out, default=str))
         return 0

@@ -1,49 +1,162 @@
-"""Loading photos with clear errors, and shrinking huge ones safely."""
+"""The one decode path for photos: bytes or a file in, a BGR array out.
+
+Every caller (the CLI, :func:`~okey_vision.vision.reader.read_rack`, the app)
+decodes here, so a photo gets the same checks everywhere:
+
+- the size is read from the header (:mod:`okey_vision.imagesize`) before a
+  pixel is decoded; a photo over :data:`MAX_PIXELS` is decoded reduced
+  (baseline JPEG, by 2, 4 or 8 inside the decoder) or refused, so no input
+  takes gigabytes of memory;
+- OpenCV's and the codecs' own stderr lines are silenced: the caller gets one
+  :class:`~okey_vision.errors.ImageError` naming the file and what is wrong;
+- :class:`Photo` remembers the input's size, so boxes are reported in the
+  input's pixels whatever the decoder or :func:`shrink` did.
+"""
 
 from __future__ import annotations
 
+import os
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 import numpy as np
 
-from okey_vision.errors import ImageError
-from okey_vision.imagesize import header_size as _header_size
+from okey_vision.errors import ImageError, clip
+from okey_vision.imagesize import image_format, read_header
 
-#: Decoded images larger than this many pixels are refused (decompression bombs).
-MAX_PIXELS = 200_000_000
+#: Photos up to this many pixels decode at full size (300 MB of BGR at most).
+MAX_PIXELS = 100_000_000
+#: A baseline JPEG up to this many pixels is decoded reduced (1/8 at most);
+#: anything larger, or any other format over :data:`MAX_PIXELS`, is refused.
+MAX_REDUCED_PIXELS = MAX_PIXELS * 64
 #: Photos whose long side exceeds this are shrunk once after decoding.
 MAX_SIDE = 6000
+#: A photo whose long side is smaller than this cannot show a readable tile.
+MIN_SIDE = 64
+#: What the app and the CLI accept.
+FORMATS = "JPEG, PNG, WebP, BMP or TIFF"
+
+_STDERR_LOCK = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Photo:
+    """A decoded photo: the BGR pixels and the size of the input they came from."""
+
+    image: np.ndarray
+    width: int
+    height: int
+    name: str = "photo"
+
+    @property
+    def scale(self) -> float:
+        """Decoded pixels per input pixel (1.0 unless reduced or shrunk)."""
+        return self.image.shape[1] / self.width
+
+
+def load_photo(path: str | Path, max_side: int = MAX_SIDE) -> Photo:
+    """Read a photo file; :class:`ImageError` naming it if it cannot be read."""
+    p = Path(path)
+    name = clip(p)
+    if not p.exists():
+        raise ImageError(f"{name}: no such file")
+    if p.is_dir():
+        raise ImageError(f"{name}: is a folder, not an image")
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise ImageError(f"{name}: cannot be read ({exc.strerror})") from None
+    return decode_image(data, name, max_side)
 
 
 def load_image(path: str | Path) -> np.ndarray:
-    """Read a photo as a BGR uint8 array; :class:`ImageError` if it cannot be read.
+    """Read a photo as a BGR uint8 array (long side at most ``MAX_SIDE``);
+    :class:`ImageError` if it cannot be read: missing, empty, corrupt, not an
+    image or too large."""
+    return load_photo(path).image
 
-    A missing, empty, corrupt or non-image file is refused with a one-line
-    message; a huge photo is shrunk so its long side is at most ``MAX_SIDE``.
+
+def decode_image(data: bytes | bytearray | memoryview | None, name: str = "photo",
+                 max_side: int = MAX_SIDE) -> Photo:
+    """Decode image bytes into a :class:`Photo` with the checks above.
+
+    >>> decode_image(b"", "x.jpg")
+    Traceback (most recent call last):
+    ...
+    okey_vision.errors.ImageError: x.jpg: the file is empty
     """
     import cv2
 
-    p = Path(path)
-    if not p.exists():
-        raise ImageError(f"{p}: no such file")
-    if p.is_dir():
-        raise ImageError(f"{p}: is a folder, not an image")
-    size = p.stat().st_size
-    if size == 0:
-        raise ImageError(f"{p}: empty file")
-    data = np.fromfile(str(p), dtype=np.uint8)
-    head = bytes(data[:16])
-    if not _looks_like_image(head):
-        raise ImageError(f"{p}: not an image file (JPEG, PNG, BMP, WebP or TIFF expected)")
-    w, h = _header_size(bytes(data[:65536]))
-    if w and h and w * h > MAX_PIXELS:
-        # decode shrunk by 8 (JPEG) or refuse, never allocate gigabytes
-        img = cv2.imdecode(data, cv2.IMREAD_REDUCED_COLOR_8)
-    else:
-        img = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    name = clip(name)
+    if not data:
+        raise ImageError(f"{name}: the file is empty")
+    data = bytes(data)
+    fmt = image_format(data)
+    if fmt is None:
+        raise ImageError(f"{name}: not an image file: this is not a photo ({FORMATS} expected)")
+    header = read_header(data)
+    if header is None:
+        raise ImageError(f"{name}: the photo is damaged: its {fmt} header is cut short or malformed")
+    if max(header.width, header.height) < MIN_SIDE:
+        raise ImageError(f"{name}: the photo is too small ({header.width}x{header.height} pixels) "
+                         "to read tiles")
+    flag = cv2.IMREAD_COLOR
+    if header.pixels > MAX_PIXELS:
+        reduce = _reduction(header.pixels)
+        if fmt != "JPEG" or header.progressive or reduce is None:
+            raise ImageError(f"{name}: the image is too large ({header.width}x{header.height} pixels; "
+                             f"at most {MAX_PIXELS // 1_000_000} million)")
+        flag = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
+                8: cv2.IMREAD_REDUCED_COLOR_8}[reduce]
+    with quiet_stderr():
+        try:
+            img = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
+        except cv2.error:
+            img = None
     if img is None or img.size == 0:
-        raise ImageError(f"{p}: corrupt or unsupported image")
-    return shrink(img)
+        raise ImageError(f"{name}: the photo is damaged and cannot be decoded (corrupt or truncated {fmt})")
+    return Photo(shrink(img, max_side), header.width, header.height, name)
+
+
+def _reduction(pixels: int) -> int | None:
+    """The smallest JPEG reduction (2, 4, 8) bringing ``pixels`` under the limit."""
+    for r in (2, 4, 8):
+        if pixels <= MAX_PIXELS * r * r:
+            return r
+    return None
+
+
+@contextmanager
+def quiet_stderr() -> Iterator[None]:
+    """Silence file descriptor 2 (libpng/libjpeg/OpenCV print there directly,
+    past Python's ``sys.stderr``) for the duration of one decode."""
+    _silence_opencv_log()
+    with _STDERR_LOCK:
+        try:
+            saved = os.dup(2)
+        except OSError:  # no stderr at all: nothing to silence
+            yield
+            return
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, 2)
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            os.close(devnull)
+
+
+def _silence_opencv_log() -> None:
+    import cv2
+
+    try:
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    except AttributeError:  # pragma: no cover - older builds
+        pass
 
 
 def shrink(img: np.ndarray, max_side: int = MAX_SIDE) -> np.ndarray:
@@ -58,29 +171,49 @@ def shrink(img: np.ndarray, max_side: int = MAX_SIDE) -> np.ndarray:
 
 
 def as_bgr(image: np.ndarray, bgr: bool = True) -> np.ndarray:
-    """A 3-channel BGR uint8 view/copy of an array image (gray, BGRA or RGB accepted)."""
+    """A 3-channel BGR uint8 view/copy of an array image.
+
+    Grey, grey+alpha, BGRA/RGBA and RGB are accepted; 16-bit and other
+    integer images are scaled to 8 bits (not clipped), float images in [0, 1]
+    are scaled by 255.
+
+    >>> as_bgr(np.full((2, 2), 65535, np.uint16))[0, 0].tolist()
+    [255, 255, 255]
+    """
     import cv2
 
     if not isinstance(image, np.ndarray):
         raise ImageError(f"expected a numpy image array, got {type(image).__name__}")
     if image.size == 0 or image.ndim not in (2, 3):
         raise ImageError(f"not an image array: shape {image.shape}")
-    img = image
-    if img.dtype != np.uint8:
-        if np.issubdtype(img.dtype, np.floating) and img.max() <= 1.0:
-            img = img * 255.0
-        img = np.clip(img, 0, 255).astype(np.uint8)
-    if img.ndim == 2 or img.shape[2] == 1:
-        return cv2.cvtColor(img.reshape(img.shape[:2]), cv2.COLOR_GRAY2BGR)
-    if img.shape[2] == 4:
-        img = cv2.cvtColor(img, cv2.COLOR_BGRA2BGR if bgr else cv2.COLOR_RGBA2BGR)
-        return img
-    if img.shape[2] != 3:
+    img = _to_uint8(image)
+    if img.ndim == 2:
+        return cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+    channels = img.shape[2]
+    if channels == 1:
+        return cv2.cvtColor(img[:, :, 0], cv2.COLOR_GRAY2BGR)
+    if channels == 2:  # grey + alpha
+        return cv2.cvtColor(np.ascontiguousarray(img[:, :, 0]), cv2.COLOR_GRAY2BGR)
+    if channels == 4:
+        return cv2.cvtColor(img, cv2.COLOR_BGRA2BGR if bgr else cv2.COLOR_RGBA2BGR)
+    if channels != 3:
         raise ImageError(f"not an image array: shape {image.shape}")
     return img if bgr else np.ascontiguousarray(img[:, :, ::-1])
 
 
-def _looks_like_image(head: bytes) -> bool:
-    return (head.startswith(b"\xff\xd8") or head.startswith(b"\x89PNG") or head.startswith(b"BM")
-            or (head[:4] == b"RIFF" and head[8:12] == b"WEBP")
-            or head[:4] in (b"II*\x00", b"MM\x00*"))
+def _to_uint8(img: np.ndarray) -> np.ndarray:
+    if img.dtype == np.uint8:
+        return img
+    if img.dtype == np.bool_:
+        return img.astype(np.uint8) * 255
+    if np.issubdtype(img.dtype, np.integer):
+        info = np.iinfo(img.dtype)
+        # scale by the type's range: a 16-bit photo's 40000 is bright, not 255-clipped
+        top = float(info.max)
+        return np.clip(img.astype(np.float64) * (255.0 / top), 0, 255).round().astype(np.uint8)
+    if np.issubdtype(img.dtype, np.floating):
+        img = np.nan_to_num(img.astype(np.float64), nan=0.0, posinf=255.0, neginf=0.0)
+        if img.max() <= 1.0:
+            img = img * 255.0
+        return np.clip(img, 0, 255).round().astype(np.uint8)
+    raise ImageError(f"not an image array: dtype {img.dtype}")

@@ -28,14 +28,14 @@ from typing import Sequence
 
 import numpy as np
 
-from okey_vision.errors import ImageError, OkeyError
+from okey_vision.errors import ImageError
 from okey_vision.tiles import TILES, Tile, parse_tile
 from okey_vision.vision.consistency import make_consistent
-from okey_vision.vision.io import as_bgr, load_image
+from okey_vision.vision.io import Photo, as_bgr, load_photo
+from okey_vision.vision.memory import release_memory
+from okey_vision.vision.nets import DEFAULT_MODELS, STEMS, ModelMissingError, Net, models_dir
 from okey_vision.vision.reads import APART, TileRead, rack_order
 
-#: Where the shipped weights live (the repository's ``models/``).
-DEFAULT_MODELS = Path(__file__).resolve().parents[2] / "models"
 #: Classifier input size (crops are square, padded with the tile's median colour).
 CROP_SIZE = 64
 #: Margin added around a detector box before cropping (fraction of the box).
@@ -51,95 +51,6 @@ SMALL_TILE_PX = 16.0
 ZOOM_TILE_PX = 30.0
 
 
-class ModelMissingError(OkeyError):
-    """The reader's weights are not where they should be."""
-
-
-def models_dir() -> Path:
-    """The model folder (``$OKEY_VISION_MODELS`` or the repository's ``models/``)."""
-    env = os.environ.get("OKEY_VISION_MODELS")
-    return Path(env) if env else DEFAULT_MODELS
-
-
-def threads() -> int:
-    """Inference threads: ``$OKEY_VISION_THREADS``, default 1. On a small, busy
-    CPU one thread is steadier than several (the intra-op threads of torch and
-    onnxruntime spin-wait and collapse when the cores are shared)."""
-    try:
-        return max(1, int(os.environ.get("OKEY_VISION_THREADS", "1")))
-    except ValueError:
-        return 1
-
-
-def _onnx_available() -> bool:
-    try:
-        import onnxruntime  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-class _Net:
-    """One network run either by onnxruntime or by torch (ultralytics weights)."""
-
-    def __init__(self, stem: str, folder: Path, prefer_onnx: bool):
-        onnx_path, pt_path = folder / f"{stem}.onnx", folder / f"{stem}.pt"
-        self.names: dict[int, str] = {}
-        self.imgsz = None
-        if prefer_onnx and onnx_path.exists() and _onnx_available():
-            import onnxruntime as ort
-
-            so = ort.SessionOptions()
-            so.intra_op_num_threads = threads()
-            so.inter_op_num_threads = 1
-            so.log_severity_level = 3
-            self.sess = ort.InferenceSession(str(onnx_path), so, providers=["CPUExecutionProvider"])
-            meta = self.sess.get_modelmeta().custom_metadata_map
-            import ast
-
-            self.names = {int(k): v for k, v in ast.literal_eval(meta.get("names", "{}")).items()}
-            imgsz = ast.literal_eval(meta.get("imgsz", "None"))
-            self.imgsz = imgsz
-            inp = self.sess.get_inputs()[0]
-            self.input = inp.name
-            self.dynamic = not all(isinstance(d, int) for d in inp.shape[2:])
-            self.kind = "onnx"
-            self.path = onnx_path
-        elif pt_path.exists():
-            import torch
-
-            os.environ.setdefault("YOLO_OFFLINE", "1")
-            from ultralytics.nn.tasks import load_checkpoint
-
-            if torch.get_num_threads() != threads():
-                torch.set_num_threads(threads())
-            model, ckpt = load_checkpoint(str(pt_path), device="cpu", fuse=False)
-            model = model.fuse(verbose=False).float().eval()
-            for p in model.parameters():
-                p.requires_grad_(False)
-            self.model = model
-            self.names = {int(k): v for k, v in model.names.items()}
-            args = ckpt.get("train_args", {}) if isinstance(ckpt, dict) else {}
-            self.imgsz = args.get("imgsz")
-            self.torch = torch
-            self.dynamic = True
-            self.kind = "torch"
-            self.path = pt_path
-        else:
-            raise ModelMissingError(
-                f"no {stem}.pt or {stem}.onnx in {folder}: train it with "
-                f"`python -m okey_vision.vision.train {stem}` or set OKEY_VISION_MODELS")
-
-    def __call__(self, x: np.ndarray) -> np.ndarray:
-        if self.kind == "onnx":
-            return self.sess.run(None, {self.input: x})[0]
-        with self.torch.inference_mode():
-            y = self.model(self.torch.from_numpy(x))
-        if isinstance(y, (tuple, list)):
-            y = y[0]
-        return y.numpy()
-
-
 @dataclass
 class Detection:
     """A detector box in input pixels and its score."""
@@ -153,7 +64,8 @@ class RackReader:
 
     def __init__(self, folder: str | Path | None = None, prefer_onnx: bool | None = None,
                  conf: float = 0.35, iou: float = 0.5, max_tiles: int = 120, max_size: int = 960,
-                 inner: float = 0.6, margins: Sequence[float] = CROP_MARGINS):
+                 inner: float = 0.6, margins: Sequence[float] = CROP_MARGINS,
+                 parallel: int | None = None):
         self.folder = Path(folder) if folder else models_dir()
         if prefer_onnx is None:
             prefer_onnx = os.environ.get("OKEY_VISION_BACKEND", "onnx") != "torch"
@@ -165,26 +77,32 @@ class RackReader:
         self.inner = inner
         self.margins = tuple(margins)
         self._lock = threading.Lock()
-        self._nets: dict[str, _Net] = {}
+        self._nets: dict[str, Net] = {}
+        # Reads admitted at once (``$OKEY_VISION_PARALLEL``, default 1): more
+        # callers queue. On a small CPU, reads side by side only share the
+        # cores (no more reads per second) while each holds its own buffers;
+        # measured in benchmarks/read_load.py.
+        self.parallel = max(1, parallel or _env_int("OKEY_VISION_PARALLEL", 1))
+        self._slots = threading.BoundedSemaphore(self.parallel)
 
     # -- models ---------------------------------------------------------------
-    def net(self, stem: str) -> _Net:
+    def net(self, stem: str) -> Net:
         """The loaded network ``stem`` (detector, number, color)."""
         with self._lock:
             if stem not in self._nets:
-                self._nets[stem] = _Net(stem, self.folder, self.prefer_onnx)
+                self._nets[stem] = Net(stem, self.folder, self.prefer_onnx)
             return self._nets[stem]
 
     def load(self) -> RackReader:
         """Load every model now (otherwise the first read does it)."""
-        for stem in ("detector", "number", "color"):
+        for stem in STEMS:
             self.net(stem)
         return self
 
     @property
     def backends(self) -> dict[str, str]:
         """Each model's runtime: {'detector': 'torch', 'number': 'onnx', ...}."""
-        return {stem: self.net(stem).kind for stem in ("detector", "number", "color")}
+        return {stem: self.net(stem).kind for stem in STEMS}
 
     @property
     def backend(self) -> str:
@@ -278,7 +196,17 @@ class RackReader:
     # -- whole photo ------------------------------------------------------------
     def read(self, image: np.ndarray, *, bgr: bool = True, indicator: Tile | str | None = None,
              consistent: bool = True) -> list[TileRead]:
-        """Every tile in a photo, in rack order (see :func:`read_rack`)."""
+        """Every tile in a photo, in rack order (see :func:`read_rack`).
+
+        Thread-safe: one reader serves every caller (the app shares it across
+        players); at most ``parallel`` reads run at once, the others wait."""
+        with self._slots:
+            reads = self._read(image, bgr=bgr, indicator=indicator, consistent=consistent)
+        release_memory()
+        return reads
+
+    def _read(self, image: np.ndarray, *, bgr: bool, indicator: Tile | str | None,
+              consistent: bool) -> list[TileRead]:
         img = as_bgr(image, bgr)
         dets = self.detect(img)
         if not dets:
@@ -295,6 +223,20 @@ class RackReader:
             reads = make_consistent(reads, indicator)
         ordered = rack_order(reads)
         return [_with_order(r, i) for i, r in enumerate(ordered)]
+
+    def read_photo(self, photo: Photo, *, indicator: Tile | str | None = None,
+                   consistent: bool = True) -> list[TileRead]:
+        """Every tile in a decoded :class:`~okey_vision.vision.io.Photo`, boxes
+        in the *input's* pixels (whatever shrinking the decoding did)."""
+        reads = self.read(photo.image, indicator=indicator, consistent=consistent)
+        return [r.scaled(1 / photo.scale) for r in reads]
+
+
+def _env_int(name: str, default: int) -> int:
+    try:
+        return int(os.environ.get(name, default))
+    except ValueError:
+        return default
 
 
 def _with_order(r: TileRead, i: int) -> TileRead:
@@ -447,12 +389,13 @@ def read_rack(image: np.ndarray | str | Path, *, bgr: bool = True,
     of a face, one if ``indicator`` is given and not in the photo, at most two
     false jokers); reads with ``low_confidence`` should be confirmed by the player.
     """
-    if isinstance(image, (str, Path)):
-        image, bgr = load_image(image), True
     if indicator is not None:
         indicator = parse_tile(indicator)
+    if isinstance(image, (str, Path)):
+        return default_reader().read_photo(load_photo(image), indicator=indicator, consistent=consistent)
     return default_reader().read(image, bgr=bgr, indicator=indicator, consistent=consistent)
 
 
-__all__ = ["RackReader", "read_rack", "default_reader", "ModelMissingError", "ImageError",
+__all__ = ["RackReader", "read_rack", "default_reader", "ModelMissingError", "ImageError", "DEFAULT_MODELS",
+           "STEMS", "models_dir",
            "face_probs", "crop_tile", "assign_rows"]

@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from okey_vision.tiles import Hand, Tile, parse_tile
@@ -45,6 +45,13 @@ class TileRead:
         """The box centre (x, y) in pixels."""
         x1, y1, x2, y2 = self.box
         return (x1 + x2) / 2, (y1 + y2) / 2
+
+    def scaled(self, factor: float) -> TileRead:
+        """The same read with its box multiplied by ``factor`` (e.g. from a
+        shrunk copy back to the input photo's pixels)."""
+        if factor == 1:
+            return self
+        return replace(self, box=tuple(round(v * factor, 1) for v in self.box))
 
     def to_dict(self) -> dict:
         """A JSON-ready summary (box in input pixels)."""
