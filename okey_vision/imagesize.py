@@ -16,6 +16,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: Sides longer than this are taken as a damaged header (PNG and TIFF allow
+#: 2^31; no photo comes near).
+MAX_SIDE = 1 << 20
 #: JPEG start-of-frame markers (baseline, extended, progressive, lossless...):
 #: every SOFn but DHT (C4), JPG (C8) and DAC (CC).
 _SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
@@ -66,8 +69,8 @@ def read_header(data: bytes) -> Header | None:
     if not size:
         return None
     w, h, progressive = size
-    if w <= 0 or h <= 0:
-        return None
+    if not (0 < w <= MAX_SIDE and 0 < h <= MAX_SIDE):
+        return None  # no camera or scanner makes this: a damaged or forged header
     return Header(fmt, w, h, progressive)
 
 
