@@ -25,12 +25,13 @@ os.environ.setdefault("YOLO_OFFLINE", "1")
 
 import streamlit as st  # noqa: E402
 
+from okey_vision.coach import UNREACHABLE, Action  # noqa: E402
 from okey_vision.errors import OkeyError  # noqa: E402
-from okey_vision.scoring import COUNTDOWN, PENALTY, SCHEMES  # noqa: E402
-from okey_vision.tiles import TILES, okey_of, parse_hand  # noqa: E402
+from okey_vision.scoring import COUNTDOWN, PENALTY, SCHEMES, FinishKind  # noqa: E402
+from okey_vision.tiles import HAND_SIZE, MAX_HAND, TILES, okey_of, parse_hand  # noqa: E402
 from okey_vision.ui import render  # noqa: E402
 from okey_vision.ui.advice import (  # noqa: E402
-    Analysis, analyse_cached, distance_text, groups_for_display, take_or_draw)
+    Analysis, Session, distance_text, groups_for_display, take_or_draw)
 from okey_vision.ui.round import LiveRound  # noqa: E402
 from okey_vision.ui.sample import sample_bytes  # noqa: E402
 from okey_vision.ui.scores import Round, ScoreTable  # noqa: E402
@@ -89,6 +90,7 @@ def init_state() -> None:
     ss.setdefault("scheme", COUNTDOWN)
     ss.setdefault("scores", None)
     ss.setdefault("flash", "")
+    ss.setdefault("coach", Session())     # this player's search caches and analyses (bounded)
 
 
 def set_hand(entries: list[dict]) -> None:
@@ -220,11 +222,12 @@ def show_advice(a: Analysis) -> None:
         st.success(head)
     else:
         st.info(head)
-    if a.reason and a.action != "declare":
-        st.caption("Why: " + a.reason + ".")
+    advice = a.advice
+    if advice is not None and advice.reason and advice.action is not Action.DECLARE:
+        st.caption("Why: " + advice.reason + ".")
     st.caption(f"Indicator {ind.name}, okey {okey.name} (wild); a false joker plays as {okey.name}."
                + (f" {len(a.hand.seen)} seen tiles counted." if a.hand.seen else ""))
-    if a.indicator_twin:
+    if advice is not None and advice.indicator_twin:
         st.caption(f"You hold the indicator's twin ({ind.name}): show it at the start of the round "
                    "for the bonus.")
     melds, left, caption = groups_for_display(a)
@@ -236,17 +239,16 @@ def show_advice(a: Analysis) -> None:
         others = sorted({f"{f.discard.name if f.discard else '-'} ({f.kind}, {f.points(a.scheme)} pts)"
                          for f in a.declaration.finishes if f != a.finish})
         st.caption("Other ways to declare: " + "; ".join(others))
-    if a.options and len(a.hand.tiles) == 15:
+    if a.discards and len(a.hand.tiles) == MAX_HAND:
         st.markdown("**Discards, best first**")
         st.markdown(options_table(a))
-    elif a.options and len(a.hand.tiles) == 14:
-        o = a.options[0]
-        st.caption(f"14 tiles: {distance_text(o.distance)}"
-                   + (f"; {o.outs} outs: " + " ".join(t.name for t in o.out_tiles) if o.outs else ""))
+    elif advice is not None and len(a.hand.tiles) == HAND_SIZE:
+        st.caption(f"{HAND_SIZE} tiles: {distance_text(advice.distance)}"
+                   + (f"; {advice.outs} outs: " + " ".join(t.name for t in advice.out_tiles) if advice.outs else ""))
         offered = st.selectbox("Tile the previous player just discarded (take it or draw?)", TILE_NAMES,
                                index=None, placeholder="choose the tile on their pile", key="offered")
         if offered:
-            st.info(take_or_draw(a, offered))
+            st.info(take_or_draw(a, offered, memo=st.session_state.coach.memo))
     for note in a.notes:
         if note:
             st.caption(note)
@@ -255,11 +257,11 @@ def show_advice(a: Analysis) -> None:
 def options_table(a: Analysis, top: int = 8) -> str:
     """The ranked discards as a Markdown table: discard, distance, outs, what it waits for."""
     lines = ["| # | discard | distance | outs | waiting for |", "|---|---|---|---|---|"]
-    for k, o in enumerate(a.options[:top], start=1):
-        outs = "-" if o.outs is None else str(o.outs)
+    for k, o in enumerate(a.discards[:top], start=1):
+        outs = str(o.outs)
         waits = " ".join(t.name for t in o.out_tiles[:10]) + (" ..." if len(o.out_tiles) > 10 else "")
-        dist = str(o.distance) if o.distance < 99 else "-"
-        name = o.tile.name if o.tile else "-"
+        dist = str(o.distance) if o.distance < UNREACHABLE else "-"
+        name = o.tile.name
         lines.append(f"| {k} | {'**' + name + '**' if k == 1 else name} | {dist} | {outs} | {waits or '-'} |")
     return "\n".join(lines)
 
@@ -395,13 +397,14 @@ def scores_panel() -> None:
     else:
         c1, c2, c3, c4 = st.columns([2, 2, 1, 2])
         winner = c1.selectbox("Round won by", table.players + ["nobody (stall)"], key="r_winner")
-        kind = c2.radio("Finish", ["runs and sets", "seven pairs"], key="r_kind", horizontal=True)
+        label = c2.radio("Finish", [k.label for k in FinishKind], key="r_kind", horizontal=True)
+        kind = next(k for k in FinishKind if k.label == label)
         okey = c3.checkbox("okey discard", key="r_okey")
         shown = c4.multiselect("indicator twin shown by", table.players, key="r_shown")
         if st.button("Record round", key="r_add"):
             w = None if winner not in table.players else table.players.index(winner)
             try:
-                ss.scores = table.add(Round(w, "pairs" if kind == "seven pairs" else "melds", okey,
+                ss.scores = table.add(Round(w, kind, okey,
                                             tuple(table.players.index(p) for p in shown)))
                 st.rerun()
             except OkeyError as exc:
@@ -446,7 +449,7 @@ def main() -> None:
     with right:
         st.subheader("Advice")
         r: LiveRound = ss.round
-        result = analyse_cached(hand_names(), r.indicator, r.seen_tiles(), ss.scheme)
+        result = ss.coach.analyse(hand_names(), r.indicator, r.seen_tiles(), ss.scheme)
         if result.ok:
             show_advice(result)
         else:

@@ -1,75 +1,171 @@
-"""Coach speed: full advice (ranked discards with outs) for random 15-tile
-hands, and for the hands of simulated games turn after turn.
+"""Coach speed and memory: the worst ``advise`` times over many hands, and
+the memory of an app session and of a simulated game.
 
-    python benchmarks/coach_speed.py [--hands 100] [--rounds 20]
+    python benchmarks/coach_speed.py [--hands 200] [--rounds 20] [--memory]
 
 Times are this process's CPU time (other work on the machine does not
-inflate them); the coach's memo carries over from hand to hand. Random
-hands are the hardest case (nothing in common, far from finished); in a game
-the hand changes by one tile a turn, with the discards seen counted.
+inflate them). Hand sets: random 15-tile hands (nothing shared, far from
+finished), random 14-tile hands with an offered tile (take or draw),
+adversarial seven-pairs hands with one or two okeys (15 and 14 tiles, where
+the melds route is deepest), hands scarce in available tiles, and the coach
+bot's hands turn after turn in simulated 4-player rounds. Every call but the
+game's starts from a fresh memo (cold: the worst case); the game's share
+the bot's memo, as a session does. ``--memory`` runs an app session (one
+memo, many advices) and a simulated game in child processes and prints
+their peak memory.
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import random
+import resource
 import statistics
 import sys
 import time
+from collections import Counter
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
 
-from hands import random_hand  # noqa: E402
-from okey_vision.coach import advise, best_discard  # noqa: E402
-from okey_vision.game import CoachPolicy, GreedyPolicy, play_round  # noqa: E402
+from hands import DECK, pairs_hand, random_hand, replace_random_tile, winning_hand  # noqa: E402
+from okey_vision.coach import advise  # noqa: E402
+from okey_vision.game import CoachPolicy, GreedyPolicy, play_game, play_round  # noqa: E402
+from okey_vision.memo import Memo  # noqa: E402
+from okey_vision.tiles import TILES, format_hand, parse_hand, parse_tile  # noqa: E402
+
+#: The issue's worst hand: seven pairs with both okeys (1.8 s before).
+ISSUE_HAND = ("b4 b4 b6 r7 k7 k7 r13 r13 r8 r8 b6 k12 k2 k2 y10", "b5")
 
 
-def _report(label: str, times: list[float]) -> None:
-    times = sorted(times)
+def _report(label: str, rows: list[tuple[float, str]]) -> None:
+    times = sorted(t for t, _ in rows)
     p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+    worst = max(rows)
     print(f"{label}: {len(times)} hands, median {statistics.median(times):.1f} ms, "
-          f"p99 {p99:.1f} ms, max {times[-1]:.1f} ms")
+          f"p99 {p99:.1f} ms, max {times[-1]:.1f} ms (worst: {worst[1]})", flush=True)
+
+
+def _timed(hand, ind, seen=(), offered=None, memo=None) -> float:
+    t0 = time.process_time()
+    advise(hand, ind, seen, offered=offered, memo=memo)
+    return (time.process_time() - t0) * 1000
+
+
+def _free(rng, used):
+    count = Counter(used)
+    return rng.choice([t for t in TILES if count[t] < 2])
+
+
+def _scarce(rng):
+    hand, ind = winning_hand(rng)
+    for _ in range(rng.choice([1, 2, 3])):
+        hand = replace_random_tile(rng, hand, ind)
+    rest = list((Counter(DECK) - Counter(hand) - Counter([ind])).elements())
+    rng.shuffle(rest)
+    return hand, ind, rest[: int(len(rest) * rng.choice([0.3, 0.6, 0.8]))]
+
+
+def hand_sets(n: int, seed: int) -> None:
+    """Time full advice on each hand set and print the figures."""
+    rng = random.Random(seed)
+    rows = []
+    for _ in range(n):
+        hand, ind = random_hand(rng, 15, okeys=rng.choice([None, None, 1, 2]))
+        rows.append((_timed(hand, ind), f"{format_hand(hand)} / {ind.name}"))
+    _report("random 15-tile hands (0-2 okeys), full advice", rows)
+    rows = []
+    for _ in range(n):
+        hand, ind = random_hand(rng, 14, okeys=rng.choice([None, None, 1, 2]))
+        off = _free(rng, hand + [ind])
+        rows.append((_timed(hand, ind, offered=off), f"{format_hand(hand)} / {ind.name} offered {off.name}"))
+    _report("random 14-tile hands with an offered tile", rows)
+    rows = []
+    for k in range(n):
+        hand, ind = pairs_hand(rng, 15 if k % 2 else 14)
+        rows.append((_timed(hand, ind), f"{format_hand(hand)} / {ind.name}"))
+    hand, ind = parse_hand(ISSUE_HAND[0]), parse_tile(ISSUE_HAND[1])
+    rows.append((_timed(hand, ind), f"{ISSUE_HAND[0]} / {ISSUE_HAND[1]}"))
+    _report("adversarial seven-pairs hands with okeys (14 and 15 tiles)", rows)
+    rows = []
+    for k in range(n // 2):
+        hand, ind, seen = _scarce(rng)
+        if k % 2:
+            hand = hand + [_free(rng, hand + seen + [ind])]
+        rows.append((_timed(hand, ind, seen), f"{format_hand(hand)} / {ind.name} seen {len(seen)}"))
+    _report("hands with most tiles seen (14 and 15 tiles)", rows)
 
 
 class _Timed(CoachPolicy):
-    """The coach bot, timing the full advice on each of its 15-tile hands."""
+    """The coach bot, timing the full advice on each of its 15-tile hands with its own memo."""
 
-    def __init__(self, times: list[float]) -> None:
+    def __init__(self, rows: list) -> None:
         super().__init__()
-        self.times = times
+        self.rows = rows
 
     def move(self, view, rng):
-        t0 = time.process_time()
-        advise(view.hand, view.indicator, view.seen)
-        self.times.append((time.process_time() - t0) * 1000)
+        self.rows.append((_timed(view.hand, view.indicator, view.seen, memo=self.memo),
+                          f"{format_hand(view.hand)} / {view.indicator.name}"))
         return super().move(view, rng)
 
 
+def game_hands(rounds: int, seed: int) -> None:
+    """Time full advice on the coach bot's turns of simulated rounds."""
+    rows: list = []
+    coach = _Timed(rows)
+    for i in range(rounds):
+        play_round([coach, GreedyPolicy(), GreedyPolicy(), GreedyPolicy()], random.Random(seed * 1000 + i),
+                   starter=i % 4)
+    _report(f"full advice on the coach's turns of {rounds} simulated rounds (the bot's memo)", rows)
+
+
+def _rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _session(n: int) -> str:
+    """An app session: one memo, ``n`` advices on unrelated random hands."""
+    base = _rss_mb()
+    memo = Memo()
+    rng = random.Random(5)
+    largest = 0
+    for _ in range(n):
+        hand, ind = random_hand(rng, rng.choice([14, 15]), okeys=rng.choice([None, 1, 2]))
+        advise(hand, ind, memo=memo)
+        largest = max(largest, memo.size())
+    return (f"app session, {n} advices on one memo (limit {memo.limit:,} entries): peak memory "
+            f"{_rss_mb():.0f} MB (at start {base:.0f} MB), largest memo {largest:,} entries")
+
+
+def _game(seed: int) -> str:
+    """A countdown game: the coach bot and three greedy bots, each with its memo."""
+    base = _rss_mb()
+    g = play_game([CoachPolicy(), GreedyPolicy(), GreedyPolicy(), GreedyPolicy()], random.Random(seed))
+    return (f"simulated game, {len(g.rounds)} rounds (coach + 3 greedy): peak memory {_rss_mb():.0f} MB "
+            f"(at start {base:.0f} MB)")
+
+
+def memory(n: int, seed: int) -> None:
+    """Peak memory of an app session and of a game, each in a fresh child process."""
+    ctx = multiprocessing.get_context("fork")
+    for fn, arg in ((_session, n), (_game, seed)):
+        with ctx.Pool(1) as pool:
+            print(pool.apply(fn, (arg,)), flush=True)
+
+
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--hands", type=int, default=100)
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hands", type=int, default=200, help="hands per set")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--rounds", type=int, default=20, help="simulated 4-player rounds (coach + 3 greedy)")
+    ap.add_argument("--memory", action="store_true", help="also measure an app session and a game")
+    ap.add_argument("--session", type=int, default=1000, help="advices in the measured app session")
     args = ap.parse_args()
-    rng = random.Random(args.seed)
-    runs = (("full advice (every discard ranked, with outs)", lambda h, i: advise(h, i)),
-            ("best discard only (the coach bot's move)", best_discard),
-            ("ranking without outs", lambda h, i: advise(h, i, with_outs=False)))
-    for label, call in runs:
-        times = []
-        for _ in range(args.hands):
-            hand, ind = random_hand(rng, 15)
-            t0 = time.process_time()
-            call(hand, ind)
-            times.append((time.process_time() - t0) * 1000)
-        _report(label + ", random hands", times)
-    game: list[float] = []
-    coach = _Timed(game)
-    for i in range(args.rounds):
-        play_round([coach, GreedyPolicy(), GreedyPolicy(), GreedyPolicy()], random.Random(args.seed * 1000 + i),
-                   starter=i % 4)
-    _report(f"full advice on the coach's turns of {args.rounds} simulated rounds", game)
+    hand_sets(args.hands, args.seed)
+    game_hands(args.rounds, args.seed)
+    if args.memory:
+        memory(args.session, args.seed)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import okey_vision.game  # noqa: E402,F401  (ours first, so the peer's never shadows it)
-from okey_vision.game import GreedyPolicy, Move, Policy, _finish_move  # noqa: E402
+from okey_vision.game import GreedyPolicy, Move, Policy, finishing_move  # noqa: E402
 from peer_lib import PeerSolver, load_peer  # noqa: E402
 
 __all__ = ["PeerPolicy", "load_peer"]
@@ -24,6 +24,7 @@ class PeerPolicy(Policy):
     name = "peer"
 
     def __init__(self) -> None:
+        super().__init__()
         self.peer = PeerSolver("backtracking")
         self.evaluator = self.peer.lib.DiscardEvaluator()
         self._greedy = GreedyPolicy()
@@ -34,7 +35,7 @@ class PeerPolicy(Policy):
 
     def move(self, view, rng):
         """Declare if finished, else the peer evaluator's best discard."""
-        done = _finish_move(view)
+        done = finishing_move(view)
         if done:
             return done
         tiles = self.peer.to_peer(view.hand)  # ids are hand positions

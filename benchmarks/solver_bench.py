@@ -3,7 +3,7 @@ peer library okey-solver-py on the same hands.
 
     python benchmarks/solver_bench.py [--hands 300] [--seed 2026] [--no-peer]
 
-Our times are cold: the solver's memo is cleared before every call, so no
+Our times are cold: every call without a memo gets a fresh one, so no
 hand profits from an earlier one. Each call is timed ``--repeat`` times (CPU
 time of this process, so other work on the machine does not inflate it) and
 the fastest is kept, for both libraries alike. Hands come with 0, 1 and 2
@@ -23,11 +23,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import okey_vision.solver as solver  # noqa: E402
 from okey_vision.solver import arrange, declare  # noqa: E402
-from okey_vision.tiles import TILES, format_hand, okey_of  # noqa: E402
+from okey_vision.tiles import FULL_SET, format_hand, okey_of  # noqa: E402
 
-DECK = [t for t in TILES for _ in range(2)]
+DECK = list(FULL_SET)
 
 
 def seeded_hands(n: int, seed: int) -> list[tuple[list, object, int]]:
@@ -47,23 +46,14 @@ def seeded_hands(n: int, seed: int) -> list[tuple[list, object, int]]:
     return out
 
 
-def clear_memo() -> None:
-    """Forget every solved sub-hand (cold timing)."""
-    solver._best_memo.clear()
-    solver._move_memo.clear()
-    solver._complete_memo.clear()
-
-
 REPEAT = 3
 
 
-def timed(fn, *args, cold: bool = False) -> tuple[float, object]:
-    """(seconds of CPU time, result): the fastest of REPEAT calls, each
-    from a cleared memo when ``cold``."""
+def timed(fn, *args) -> tuple[float, object]:
+    """(seconds of CPU time, result): the fastest of REPEAT calls. Every
+    call without a memo gets a fresh one, so each is cold."""
     best = float("inf")
     for _ in range(REPEAT):
-        if cold:
-            clear_memo()
         t0 = time.process_time()
         result = fn(*args)
         best = min(best, time.process_time() - t0)
@@ -95,10 +85,10 @@ def main(argv: list[str] | None = None) -> int:
 
     ours_arrange, ours_declare, placed, declared = [], [], [], []
     for hand, ind, _ in hands:
-        t, a = timed(arrange, hand, ind, cold=True)
+        t, a = timed(arrange, hand, ind)
         ours_arrange.append(t)
         placed.append(a.tiles_in_melds)
-        t, d = timed(declare, hand, ind, cold=True)
+        t, d = timed(declare, hand, ind)
         ours_declare.append(t)
         declared.append(d.can_declare)
 

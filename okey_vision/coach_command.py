@@ -33,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print the advice; domain errors propagate as OkeyError (exit 2)."""
     from okey_vision.coach import advise
-
+    from okey_vision.coach.text import advice_lines
     from okey_vision.errors import HandSizeError
     from okey_vision.tiles import parse_hand
 
@@ -46,18 +46,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(a.to_dict()))
         return 0
-    lines = [f"Indicator {a.indicator.name}: okey {a.okey.name}",
-             f"Advice: {a.reason}"]
-    if a.indicator_twin:
-        lines.append(f"You hold the indicator's twin ({a.indicator.name}): show it for the bonus.")
-    if a.discards:
-        lines.append("Discards (distance after, outs):")
-        for d in a.discards:
-            outs = " ".join(t.name for t in d.out_tiles)
-            lines.append(f"  {d.tile.name:<4} distance {d.distance}  outs {d.outs:<3} {outs}")
-    else:
-        lines.append(f"Distance {a.distance}, outs {a.outs}: {' '.join(t.name for t in a.out_tiles)}")
-    print("\n".join(lines))
+    print("\n".join(advice_lines(a)))
     return 0
 
 

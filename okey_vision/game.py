@@ -21,14 +21,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from okey_vision.coach import FINISHED, _distance15, _pool, _read, _without, best_discard, rank_discards
+from okey_vision.coach import advise
 from okey_vision.errors import OkeyError
-from okey_vision.scoring import COUNTDOWN, INDICATOR_BONUS, PENALTY, STALL_PENALTY, START, check_scheme
-from okey_vision.solver import Finish, best_count, declare, encode
-from okey_vision.tiles import FALSE_JOKER, TILES, Tile, okey_of
-
-#: The full set: every face twice and two false jokers.
-DECK: tuple[Tile, ...] = tuple(t for t in TILES for _ in range(2))
+from okey_vision.memo import Memo
+from okey_vision.scoring import COUNTDOWN, PENALTY, START, FinishKind, check_scheme, game_over, leader, round_deltas
+from okey_vision.solver import Finish, declare, tiles_in_melds
+from okey_vision.tiles import FALSE_JOKER, FULL_SET, HAND_SIZE, MAX_HAND, Tile, okey_of
 
 
 class GameError(OkeyError):
@@ -70,9 +68,14 @@ class Move:
 
 
 class Policy:
-    """A bot: whether to take the offered tile, then what to discard."""
+    """A bot: whether to take the offered tile, then what to discard; it owns
+    the search caches (a bounded :class:`~okey_vision.memo.Memo`) of the
+    games it plays."""
 
     name = "policy"
+
+    def __init__(self, memo: Memo | None = None) -> None:
+        self.memo = memo if memo is not None else Memo()
 
     def take(self, view: View, rng: random.Random) -> bool:
         """True to take the offered tile, False to draw from the stock."""
@@ -83,9 +86,10 @@ class Policy:
         raise NotImplementedError
 
 
-def _finish_move(view: View) -> Move | None:
-    # Declare whenever a finish exists, with the highest-scoring one.
-    decl = declare(view.hand, view.indicator, view.scheme)
+def finishing_move(view: View, memo: Memo | None = None) -> Move | None:
+    """The highest-scoring finish as a move, if the hand is finished (bots
+    declare whenever they can)."""
+    decl = declare(view.hand, view.indicator, view.scheme, memo=memo)
     if decl.can_declare and decl.best is not None and decl.best.discard is not None:
         return Move(decl.best.discard, True)
     return None
@@ -102,12 +106,7 @@ class RandomPolicy(Policy):
 
     def move(self, view: View, rng: random.Random) -> Move:
         """Declare if finished, else a random tile."""
-        return _finish_move(view) or Move(rng.choice(view.hand))
-
-
-def _melded(tiles: Sequence[Tile], okey: Tile) -> int:
-    x, w = encode(tiles, okey)
-    return best_count(x, w, len(tiles) - w)
+        return finishing_move(view, self.memo) or Move(rng.choice(view.hand))
 
 
 class GreedyPolicy(Policy):
@@ -121,7 +120,9 @@ class GreedyPolicy(Policy):
         best: tuple[int, int, int] | None = None
         pick = hand[0]
         for t in sorted(set(hand)):
-            key = (_melded(_without(hand, t), okey), t != okey, -t.index)
+            rest = list(hand)
+            rest.remove(t)
+            key = (tiles_in_melds(rest, okey, self.memo), t != okey, -t.index)
             if best is None or key > best:
                 best, pick = key, t
         assert best is not None
@@ -131,47 +132,45 @@ class GreedyPolicy(Policy):
         """Take when the best 14 after taking hold more tiles in melds."""
         if view.offered is None:
             return False
-        if declare(list(view.hand) + [view.offered], view.indicator).can_declare:
+        if declare(list(view.hand) + [view.offered], view.indicator, memo=self.memo).can_declare:
             return True
         after, _ = self._best_discard(list(view.hand) + [view.offered], view.okey)
-        return after > _melded(view.hand, view.okey)
+        return after > tiles_in_melds(view.hand, view.okey, self.memo)
 
     def move(self, view: View, rng: random.Random) -> Move:
         """Declare if finished, else the discard keeping most tiles in melds."""
-        return _finish_move(view) or Move(self._best_discard(view.hand, view.okey)[1])
+        return finishing_move(view, self.memo) or Move(self._best_discard(view.hand, view.okey)[1])
 
 
 class CoachPolicy(Policy):
-    """Plays the coach's advice: declares when finished, takes the offered
-    tile when it lowers the distance to winning, discards the tile ranked
+    """Plays the coach's advice (:func:`okey_vision.coach.advise`): takes the
+    offered tile when the advice does, declares when finished (at once: the
+    bot never waits for a richer finish), else discards the tile ranked
     first (lowest distance, then most outs, then most tiles kept in melds;
     ``with_outs=False`` skips the outs for speed, and plays weaker)."""
 
     name = "coach"
 
-    def __init__(self, with_outs: bool = True) -> None:
+    def __init__(self, with_outs: bool = True, memo: Memo | None = None) -> None:
+        super().__init__(memo)
         self.with_outs = with_outs
 
     def take(self, view: View, rng: random.Random) -> bool:
-        """Take the offered tile when it finishes or shortens the hand."""
-        off = view.offered
-        if off is None:
+        """Take the offered tile when the advice says so (it finishes or shortens the hand)."""
+        if view.offered is None:
             return False
-        hand = list(view.hand)
-        if declare(hand + [off], view.indicator).can_declare:
-            return True
-        seen = view.seen_without(off)
-        now = _read(_pool(hand, view.indicator, seen + [off]), with_outs=False).distance
-        return _distance15(hand + [off], view.indicator, seen) < now
+        advice = advise(view.hand, view.indicator, view.seen_without(view.offered), offered=view.offered,
+                        scheme=view.scheme, with_outs=False, memo=self.memo)
+        return bool(advice.take)
 
     def move(self, view: View, rng: random.Random) -> Move:
         """Declare if finished, else the coach's first-ranked discard."""
-        done = _finish_move(view)
-        if done:
-            return done
-        if self.with_outs:
-            return Move(best_discard(view.hand, view.indicator, view.seen).tile)
-        return Move(rank_discards(list(view.hand), view.indicator, view.seen, False)[0].tile)
+        advice = advise(view.hand, view.indicator, view.seen, scheme=view.scheme, with_outs=self.with_outs,
+                        memo=self.memo, only_best=True)
+        if advice.declare is not None and advice.declare.discard is not None:
+            return Move(advice.declare.discard, True)
+        assert advice.best is not None
+        return Move(advice.best.tile)
 
 
 @dataclass(frozen=True)
@@ -179,7 +178,7 @@ class RoundResult:
     """How a round ended and what each player gains or loses."""
 
     winner: int | None
-    kind: str | None            # 'melds' or 'pairs'; None for a stall
+    kind: FinishKind | None     # None for a stall
     okey_discard: bool
     points: int                 # what each opponent loses (countdown) or takes (penalty)
     turns: int                  # the winner's own turns (all turns for a stall)
@@ -197,11 +196,11 @@ def deal(rng: random.Random, players: int, starter: int = 0
     """Shuffle and deal: (hands, indicator, stock); the stock's top is its end."""
     if not 2 <= players <= 4:
         raise GameError(f"Okey is played by 2 to 4 players, got {players}")
-    deck = list(DECK)
+    deck = list(FULL_SET)
     rng.shuffle(deck)
     hands: list[list[Tile]] = []
     for p in range(players):
-        size = FINISHED + 1 if p == starter else FINISHED
+        size = MAX_HAND if p == starter else HAND_SIZE
         hands.append(deck[:size])
         del deck[:size]
     # The indicator is turned up from the rest; a false joker is passed over.
@@ -210,24 +209,10 @@ def deal(rng: random.Random, players: int, starter: int = 0
     return hands, indicator, deck
 
 
-def _delta(players: int, winner: int | None, points: int, twins: Sequence[int], scheme: str) -> tuple[int, ...]:
-    sign = -1 if scheme == COUNTDOWN else 1
-    delta = [0] * players
-    for p in range(players):
-        if winner is not None and p != winner:
-            delta[p] += sign * points
-        if winner is None:
-            delta[p] += sign * STALL_PENALTY[scheme] if scheme == PENALTY else 0
-        for t in twins:
-            if t != p:
-                delta[p] += sign * INDICATOR_BONUS[scheme]
-    return tuple(delta)
-
-
 def play_round(policies: Sequence[Policy], rng: random.Random, starter: int = 0,
                scheme: str = COUNTDOWN, check: bool = False,
                on_turn: Callable[[dict], None] | None = None) -> RoundResult:
-    """Play one round; ``check`` asserts after every turn that all 106 tiles
+    """Play one round; ``check`` asserts after every turn that all the set's tiles
     are accounted for; ``on_turn`` receives the table state after each turn."""
     check_scheme(scheme)
     n = len(policies)
@@ -238,11 +223,11 @@ def play_round(policies: Sequence[Policy], rng: random.Random, starter: int = 0,
     p = starter
     offered: Tile | None = None
     first = True
-    full = Counter(DECK)
+    full = Counter(FULL_SET)
     while True:
         if not first:
             if not stock:
-                delta = _delta(n, None, 0, twins, scheme)
+                delta = round_deltas(n, None, 0, twins, scheme)
                 return RoundResult(None, None, False, 0, sum(turns), twins, delta)
             view = View(p, tuple(hands[p]), indicator, tuple(t for pile in piles for t in pile),
                         offered, len(stock), n, scheme)
@@ -269,13 +254,13 @@ def play_round(policies: Sequence[Policy], rng: random.Random, starter: int = 0,
             table = Counter(t for h in hands for t in h) + Counter(stock) + \
                 Counter(t for pile in piles for t in pile) + Counter([indicator])
             assert table == full, "tiles are not conserved"
-            assert all(len(h) == FINISHED for h in hands), "a hand does not hold 14 tiles"
+            assert all(len(h) == HAND_SIZE for h in hands), "a hand does not hold 14 tiles"
         if on_turn is not None:
             on_turn({"player": p, "hands": [list(h) for h in hands], "stock": list(stock),
                      "piles": [list(x) for x in piles], "indicator": indicator, "move": move})
         if move.declare:
             points = finish.points(scheme)
-            delta = _delta(n, p, points, twins, scheme)
+            delta = round_deltas(n, p, points, twins, scheme)
             return RoundResult(p, finish.kind, finish.okey_discard, points, turns[p], twins, delta)
         offered = move.discard
         p = (p + 1) % n
@@ -298,9 +283,7 @@ class GameResult:
     @property
     def winner(self) -> int:
         """Highest score (countdown) or lowest penalty; ties to the lower seat."""
-        if self.scheme == COUNTDOWN:
-            return max(range(len(self.scores)), key=lambda p: (self.scores[p], -p))
-        return min(range(len(self.scores)), key=lambda p: (self.scores[p], p))
+        return leader(self.scores, self.scheme)
 
 
 def play_game(policies: Sequence[Policy], rng: random.Random, scheme: str = COUNTDOWN,
@@ -315,6 +298,6 @@ def play_game(policies: Sequence[Policy], rng: random.Random, scheme: str = COUN
         r = play_round(policies, rng, starter=len(played) % n, scheme=scheme)
         played.append(r)
         scores = [s + d for s, d in zip(scores, r.delta)]
-        if scheme == COUNTDOWN and min(scores) <= 0:
+        if game_over(scores, scheme):
             break
     return GameResult(tuple(scores), tuple(played), scheme)

@@ -1,14 +1,45 @@
 """Scoring schemes of the rules page: countdown (default) and penalty points.
 
->>> finish_points("melds", okey_discard=False)
+This module owns every scoring rule: what a finish is worth, each player's
+change after a round, when a game is over and who leads.
+
+>>> finish_points(FinishKind.MELDS, okey_discard=False)
 2
 >>> finish_points("pairs", okey_discard=True, scheme=PENALTY)
 80
+>>> round_deltas(3, winner=0, points=2, twins=(2,), scheme=COUNTDOWN)
+(-1, -3, -2)
+>>> game_over([4, 0, 6], COUNTDOWN), leader([4, 0, 6], COUNTDOWN)
+(True, 2)
 """
 
 from __future__ import annotations
 
+from enum import Enum
+from typing import Sequence
+
 from okey_vision.errors import OkeyError
+
+
+class FinishKind(str, Enum):
+    """How a hand is declared: runs and sets, or seven pairs."""
+
+    MELDS = "melds"
+    PAIRS = "pairs"
+
+    @property
+    def label(self) -> str:
+        """The kind in words, e.g. ``'seven pairs'``."""
+        return "seven pairs" if self is FinishKind.PAIRS else "runs and sets"
+
+    @classmethod
+    def parse(cls, kind: str | FinishKind) -> FinishKind:
+        """The kind named ``kind``, or an :class:`OkeyError` naming it."""
+        try:
+            return cls(kind)
+        except ValueError:
+            raise OkeyError(f"unknown finish kind {str(kind)[:80]!r}: expected 'melds' or 'pairs'") from None
+
 
 #: Everyone starts at 20 and loses points when another player finishes.
 COUNTDOWN = "countdown"
@@ -35,14 +66,43 @@ def check_scheme(scheme: str) -> str:
     return scheme
 
 
-def finish_points(kind: str, okey_discard: bool, scheme: str = COUNTDOWN) -> int:
+def finish_points(kind: str | FinishKind, okey_discard: bool, scheme: str = COUNTDOWN) -> int:
     """Points every opponent loses (countdown) or takes (penalty) for a finish."""
     check_scheme(scheme)
-    if kind not in ("melds", "pairs"):
-        raise OkeyError(f"unknown finish kind {kind!r}: expected 'melds' or 'pairs'")
     points = _BASE[scheme]
-    if kind == "pairs":
+    if FinishKind.parse(kind) is FinishKind.PAIRS:
         points *= 2
     if okey_discard:
         points *= 2
     return points
+
+
+def round_deltas(players: int, winner: int | None, points: int, twins: Sequence[int],
+                 scheme: str = COUNTDOWN) -> tuple[int, ...]:
+    """Each player's score change after a round: the winner's ``points`` from
+    every opponent (none for a stall, ``winner`` None, where the penalty scheme
+    gives everyone its stall penalty), and the indicator bonus of each seat in
+    ``twins`` from every other player. Countdown changes are negative."""
+    check_scheme(scheme)
+    sign = -1 if scheme == COUNTDOWN else 1
+    delta = [0] * players
+    for p in range(players):
+        if winner is None:
+            delta[p] += sign * STALL_PENALTY[scheme]
+        elif p != winner:
+            delta[p] += sign * points
+        for t in twins:
+            if t != p:
+                delta[p] += sign * INDICATOR_BONUS[scheme]
+    return tuple(delta)
+
+
+def game_over(scores: Sequence[int], scheme: str = COUNTDOWN) -> bool:
+    """Countdown: someone has reached 0. Penalty games run until the players stop."""
+    return check_scheme(scheme) == COUNTDOWN and min(scores) <= 0
+
+
+def leader(scores: Sequence[int], scheme: str = COUNTDOWN) -> int:
+    """The seat placed best: most points (countdown) or fewest (penalty); ties to the lower seat."""
+    best = max(scores) if check_scheme(scheme) == COUNTDOWN else min(scores)
+    return list(scores).index(best)

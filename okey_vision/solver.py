@@ -5,8 +5,9 @@ two bits per face (false jokers counted as the okey face they play as) and
 the number of okeys. It always takes the lowest remaining face and branches
 on what becomes of it: left over, the lowest real tile of a set, or of a run
 (only okeys can lie below it, since every lower face of its colour is gone;
-a 1 may also close a 12-13-1 run). Results are memoised on the state, so a
-hand's sub-hands are solved once across calls; the coach relies on that.
+a 1 may also close a 12-13-1 run). Results are memoised on the state in a
+:class:`~okey_vision.memo.Memo` the caller owns (one per game or app
+session), so a hand's sub-hands are solved once across calls.
 
 >>> a = arrange(parse_hand("r1 r2 r3 k7 y7 b7 b9 b11 k12 y2"), parse_tile("k11"))
 >>> [m.describe() for m in a.melds], [t.name for t in a.leftover], a.tiles_in_melds
@@ -24,9 +25,11 @@ from typing import Iterable, Sequence
 
 from okey_vision.errors import HandSizeError
 from okey_vision.melds import PAIR, Meld, run_with_okey, set_with_okey
-from okey_vision.scoring import COUNTDOWN, finish_points
+from okey_vision.memo import Memo, owned
+from okey_vision.scoring import COUNTDOWN, FinishKind, finish_points
 from okey_vision.tiles import (
     FALSE_JOKER,
+    HAND_SIZE,
     MAX_HAND,
     NUM_FACES,
     TILES,
@@ -38,17 +41,6 @@ from okey_vision.tiles import (
     parse_tile,
 )
 
-#: Finish kinds: runs and sets, or seven pairs.
-MELDS, PAIRS = "melds", "pairs"
-#: Tiles in a finished hand.
-FINISHED_SIZE = 14
-
-# The memo grows with every distinct sub-hand seen; cleared past this size so a
-# long-running app or simulation keeps bounded memory.
-_MEMO_LIMIT = 2_000_000
-_best_memo: dict[int, int] = {}
-_move_memo: dict[int, tuple[int, int, int]] = {}
-_complete_memo: dict[int, bool] = {}
 _SHIFT = [2 * i for i in range(NUM_FACES)]
 _BY_INDEX = attrgetter("index")  # sort key for tiles, faster than Tile.__lt__
 _ONE = [1 << (2 * i) for i in range(NUM_FACES)]  # one tile of face i
@@ -66,10 +58,6 @@ def encode(tiles: Iterable[Tile], okey: Tile) -> tuple[int, int]:
         else:
             x += 1 << _SHIFT[okey.index if t.is_false_joker else t.index]
     return x, w
-
-
-def _count(x: int, i: int) -> int:
-    return (x >> _SHIFT[i]) & 3
 
 
 def _moves(x: int, w: int) -> set[tuple[int, int, int]]:
@@ -136,14 +124,6 @@ def _moves(x: int, w: int) -> set[tuple[int, int, int]]:
     return out
 
 
-def _check_memo() -> None:
-    if len(_best_memo) > _MEMO_LIMIT:
-        _best_memo.clear()
-        _move_memo.clear()
-    if len(_complete_memo) > _MEMO_LIMIT:
-        _complete_memo.clear()
-
-
 def _windows(i: int) -> list[tuple[int, int]]:
     """The two other faces of every 3-run holding face ``i`` (12-13-1 included)."""
     c, n0 = divmod(i, 13)
@@ -205,18 +185,18 @@ def _tiles_in(x: int) -> int:
     return sum((x >> _SHIFT[i]) & 3 for i in range(NUM_FACES)) if x else 0
 
 
-def _search(x: int, w: int, total: int) -> int:
+def _search(x: int, w: int, total: int, memo: Memo) -> int:
     """Memoised core of :func:`best_count`; records the best move of each state."""
     if x == 0:
         return 0
     key = x * 3 + w
-    hit = _best_memo.get(key)
+    hit = memo.best.get(key)
     if hit is not None:
         return hit
     i = ((x & -x).bit_length() - 1) >> 1
     rest = x - _ONE[i]
     if w < 2 and not _alive(x, w, i):  # the lowest face fits nowhere: it is left over
-        best = _search(rest, w, total - 1)
+        best = _search(rest, w, total - 1, memo)
         choice = (rest, w, 0)
     else:
         bound = total + w
@@ -224,39 +204,62 @@ def _search(x: int, w: int, total: int) -> int:
         choice = None
         for move in _moves(x, w):
             x2, w2, size = move
-            value = size + _search(x2, w2, total - size + (w - w2))
+            value = size + _search(x2, w2, total - size + (w - w2), memo)
             if value > best:
                 best, choice = value, move
                 if best == bound:
                     break
         if best < total - 1 + w:  # leaving the lowest face over might still do better
-            value = _search(rest, w, total - 1)
+            value = _search(rest, w, total - 1, memo)
             if value > best:
                 best, choice = value, (rest, w, 0)
-    _best_memo[key] = best
-    _move_memo[key] = choice  # type: ignore[assignment]
+    memo.best[key] = best
+    memo.move[key] = choice  # type: ignore[assignment]
     return best
 
 
-def best_count(x: int, w: int, total: int | None = None) -> int:
+def best_count(x: int, w: int, total: int | None = None, memo: Memo | None = None) -> int:
     """Most tiles (okeys included) of state ``(x, w)`` placeable in runs and
-    sets; ``total`` (the number of non-wild tiles in ``x``) saves a count."""
+    sets; ``total`` (the number of non-wild tiles in ``x``) saves a count.
+
+    >>> best_count(*encode(parse_hand("r1 r2 r3 k9 y4"), parse_tile("b1")))
+    3
+    """
+    memo = owned(memo)
     dead = _dead_tiles(x, w)
     if total is None:
         total = _tiles_in(x)
-    return _search(x - dead, w, total - _tiles_in(dead))
+    return _search(x - dead, w, total - _tiles_in(dead), memo)
 
 
-def is_complete(x: int, w: int) -> bool:
-    """True when every tile of state ``(x, w)`` fits in runs and sets."""
+def tiles_in_melds(tiles: Sequence[Tile], okey: Tile, memo: Memo | None = None) -> int:
+    """Most of ``tiles`` (okeys included) placeable in runs and sets.
+
+    >>> tiles_in_melds(parse_hand("r1 r2 r3 k9 b2"), parse_tile("b2"))
+    4
+    """
+    x, w = encode(tiles, okey)
+    return best_count(x, w, len(tiles) - w, memo)
+
+
+def _complete(x: int, w: int, memo: dict[int, bool]) -> bool:
     if x == 0:
         return w == 0
     key = x * 3 + w
-    value = _complete_memo.get(key)
+    value = memo.get(key)
     if value is None:
-        value = any(is_complete(x2, w2) for x2, w2, _ in _moves(x, w))
-        _complete_memo[key] = value
+        value = any(_complete(x2, w2, memo) for x2, w2, _ in _moves(x, w))
+        memo[key] = value
     return value
+
+
+def is_complete(x: int, w: int, memo: Memo | None = None) -> bool:
+    """True when every tile of state ``(x, w)`` fits in runs and sets.
+
+    >>> is_complete(*encode(parse_hand("r1 r2 r3 b2"), parse_tile("b1")))
+    False
+    """
+    return _complete(x, w, owned(memo).complete)
 
 
 def _faces_of(x: int, okey: Tile) -> list[Tile]:
@@ -278,15 +281,15 @@ def _decode_meld(taken: int, okeys: int, okey: Tile) -> Meld:
     return meld
 
 
-def _best_path(x: int, w: int, total: int, okey: Tile, indicator: Tile) -> tuple[list[Meld], list[Tile]]:
+def _best_path(x: int, w: int, total: int, okey: Tile, memo: Memo) -> tuple[list[Meld], list[Tile]]:
     """Melds and leftover tiles of one optimal arrangement of state ``(x, w)``."""
     melds: list[Meld] = []
     dead = _dead_tiles(x, w)
     leftover = _faces_of(dead, okey)
     x -= dead
-    _search(x, w, total - len(leftover))
+    _search(x, w, total - len(leftover), memo)
     while x:
-        x2, w2, size = _move_memo[x * 3 + w]
+        x2, w2, size = memo.move[x * 3 + w]
         if size:
             melds.append(_decode_meld(x - x2, w - w2, okey))
         else:
@@ -295,12 +298,12 @@ def _best_path(x: int, w: int, total: int, okey: Tile, indicator: Tile) -> tuple
     return melds, sorted(leftover, key=_BY_INDEX) + [okey] * w
 
 
-def _complete_path(x: int, w: int, okey: Tile, indicator: Tile) -> list[Meld]:
+def _complete_path(x: int, w: int, okey: Tile, memo: Memo) -> list[Meld]:
     """The melds of one complete arrangement of state ``(x, w)`` (must exist)."""
     melds: list[Meld] = []
     while x:
         for x2, w2, _ in _moves(x, w):
-            if is_complete(x2, w2):
+            if _complete(x2, w2, memo.complete):
                 melds.append(_decode_meld(x - x2, w - w2, okey))
                 x, w = x2, w2
                 break
@@ -389,7 +392,7 @@ class Finish:
     finish, whether the discard is an okey, and the 14 tiles' melds or pairs."""
 
     discard: Tile | None
-    kind: str
+    kind: FinishKind
     okey_discard: bool
     melds: tuple[Meld, ...]
 
@@ -401,7 +404,7 @@ class Finish:
         """A JSON-ready summary."""
         return {
             "discard": self.discard.name if self.discard else None,
-            "kind": self.kind,
+            "kind": self.kind.value,
             "okey_discard": self.okey_discard,
             "melds": [m.names for m in self.melds],
         }
@@ -441,50 +444,51 @@ def _checked(hand: Sequence[Tile | str], indicator: Tile | str, lo: int) -> tupl
     return tiles, ind
 
 
-def arrange(hand: Sequence[Tile | str], indicator: Tile | str, okey_pair: bool = True) -> Arrangement:
+def arrange(hand: Sequence[Tile | str], indicator: Tile | str, okey_pair: bool = True,
+            memo: Memo | None = None) -> Arrangement:
     """The arrangement placing the most tiles in runs and sets (exact), with
     the leftovers, and the best seven-pairs arrangement beside it."""
     tiles, ind = _checked(hand, indicator, 1)
     okey = okey_of(ind)
     x, w = encode(tiles, okey)
-    _check_memo()
-    melds, leftover = _best_path(x, w, len(tiles) - w, okey, ind)
+    melds, leftover = _best_path(x, w, len(tiles) - w, okey, owned(memo))
     pairs, pairs_left = best_pairs(tiles, ind, okey_pair)
     return Arrangement(tuple(tiles), ind, tuple(melds), tuple(leftover), tuple(pairs), tuple(pairs_left))
 
 
-def _finishes_of(tiles: list[Tile], ind: Tile, discard: Tile | None, okey_pair: bool) -> list[Finish]:
+def _finishes_of(tiles: list[Tile], ind: Tile, discard: Tile | None, okey_pair: bool,
+                 memo: Memo) -> list[Finish]:
     okey = okey_of(ind)
     x, w = encode(tiles, okey)
     found = []
     okey_discard = discard is not None and discard == okey
-    if is_complete(x, w):
-        found.append(Finish(discard, MELDS, okey_discard, tuple(_complete_path(x, w, okey, ind))))
+    if _complete(x, w, memo.complete):
+        found.append(Finish(discard, FinishKind.MELDS, okey_discard, tuple(_complete_path(x, w, okey, memo))))
     pairs, rest = best_pairs(tiles, ind, okey_pair)
     if not rest and len(pairs) == 7:
-        found.append(Finish(discard, PAIRS, okey_discard, tuple(pairs)))
+        found.append(Finish(discard, FinishKind.PAIRS, okey_discard, tuple(pairs)))
     return found
 
 
 def declare(
     hand: Sequence[Tile | str], indicator: Tile | str,
-    scheme: str = COUNTDOWN, okey_pair: bool = True,
+    scheme: str = COUNTDOWN, okey_pair: bool = True, memo: Memo | None = None,
 ) -> Declaration:
     """Whether a hand is finished: for 14 tiles, whether they form melds or
     seven pairs; for 15, every discard that leaves a finished hand."""
     tiles, ind = _checked(hand, indicator, 1)
-    _check_memo()
-    if len(tiles) < FINISHED_SIZE:
-        note = (f"{len(tiles)} tiles: a finished hand has {FINISHED_SIZE} tiles "
-                f"({FINISHED_SIZE + 1} before the discard)")
+    memo = owned(memo)
+    if len(tiles) < HAND_SIZE:
+        note = (f"{len(tiles)} tiles: a finished hand has {HAND_SIZE} tiles "
+                f"({MAX_HAND} before the discard)")
         return Declaration(tuple(tiles), ind, (), scheme, note)
     finishes: list[Finish] = []
-    if len(tiles) == FINISHED_SIZE:
-        finishes = _finishes_of(tiles, ind, None, okey_pair)
+    if len(tiles) == HAND_SIZE:
+        finishes = _finishes_of(tiles, ind, None, okey_pair, memo)
     else:
         for discard in sorted(Counter(tiles)):
             rest = list(tiles)
             rest.remove(discard)
-            finishes += _finishes_of(rest, ind, discard, okey_pair)
+            finishes += _finishes_of(rest, ind, discard, okey_pair, memo)
     note = "" if finishes else "no finish: not every tile fits in melds or seven pairs"
     return Declaration(tuple(tiles), ind, tuple(finishes), scheme, note)

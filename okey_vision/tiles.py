@@ -27,8 +27,10 @@ COLOR_NAMES: dict[str, str] = {"r": "red", "y": "yellow", "b": "blue", "k": "bla
 NUM_FACES = 52
 #: Copies of each face (and of the false joker) in a full set.
 COPIES = 2
+#: Tiles a player holds between turns, and the tiles of a finished hand.
+HAND_SIZE = 14
 #: Most tiles a player ever holds (after taking, before discarding).
-MAX_HAND = 15
+MAX_HAND = HAND_SIZE + 1
 
 # Long colour names and their aliases; orange is how yellow often looks.
 _COLOR_ALIASES: dict[str, str] = {
@@ -84,6 +86,10 @@ TILES: tuple[Tile, ...] = tuple(
 )
 #: The false joker.
 FALSE_JOKER: Tile = TILES[NUM_FACES]
+#: The full set in index order: every face twice and two false jokers.
+FULL_SET: tuple[Tile, ...] = tuple(t for t in TILES for _ in range(COPIES))
+#: Tiles in a full set (106).
+SET_SIZE = len(FULL_SET)
 
 
 def tile_at(index: int) -> Tile:
@@ -160,11 +166,6 @@ def false_joker_face(indicator: Tile) -> Tile:
     return okey_of(indicator)
 
 
-def is_okey(tile: Tile, indicator: Tile) -> bool:
-    """True when ``tile`` is a physical okey (wild) for this indicator."""
-    return tile == okey_of(indicator)
-
-
 def check_counts(
     hand: Sequence[Tile],
     indicator: Tile | None = None,
@@ -175,12 +176,14 @@ def check_counts(
     Every face has two copies and there are two false jokers; the indicator
     and the seen tiles use copies too.
 
-    >>> check_counts(parse_hand("r5 r5"), parse_tile("r5"))
+    >>> check_counts(parse_hand("r5 r5"), "r5")
     Traceback (most recent call last):
     ...
     okey_vision.errors.TileCountError: 3 copies of 'r5' (hand 2, indicator 1): only 2 exist
     """
-    if indicator is not None and parse_tile(indicator).is_false_joker:
+    # Parsed once: a name such as "r5" is accepted like the tile itself.
+    indicator = None if indicator is None else parse_tile(indicator)
+    if indicator is not None and indicator.is_false_joker:
         raise TileCountError("a false joker ('fj') cannot be the indicator")
     total = [0] * len(TILES)
     for t in hand:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from okey_vision.tiles import COLORS, FALSE_JOKER, TILES, Tile, okey_of
+from okey_vision.tiles import COLORS, FALSE_JOKER, FULL_SET, TILES, Tile, okey_of
 
-DECK: list[Tile] = [t for t in TILES for _ in range(2)]
+DECK: list[Tile] = list(FULL_SET)
 
 
 def face(color: str, number: int) -> Tile:
@@ -119,3 +119,23 @@ def replace_random_tile(rng: random.Random, hand: list[Tile], indicator: Tile) -
         new = hand[:i] + [t] + hand[i + 1:]
         if t != hand[i] and _fits(new, indicator):
             return new
+
+
+def pairs_hand(rng: random.Random, size: int):
+    """Adversarial: a seven-pairs hand (4 to 7 pairs) with one or two okeys,
+    the rest singles; the melds route is far, the search is deepest."""
+    indicator = TILES[rng.randrange(52)]
+    okey = okey_of(indicator)
+    hand = [okey] * rng.choice([1, 2, 2])
+    faces = [t for t in TILES[:52] if t not in (okey, indicator)]
+    rng.shuffle(faces)
+    pairs = rng.randint(4, 7)
+    for t in faces[:pairs]:
+        hand += [t, t]
+    for t in faces[pairs:]:
+        if len(hand) >= size:
+            break
+        hand.append(t)
+    hand = hand[:size]
+    rng.shuffle(hand)
+    return hand, indicator

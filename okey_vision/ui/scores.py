@@ -24,12 +24,14 @@ from dataclasses import dataclass, field, replace
 from okey_vision.errors import OkeyError
 from okey_vision.scoring import (
     COUNTDOWN,
-    INDICATOR_BONUS,
     PENALTY,
     START,
-    STALL_PENALTY,
+    FinishKind,
     check_scheme,
     finish_points,
+    game_over,
+    leader,
+    round_deltas,
 )
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -42,7 +44,7 @@ class Round:
     seats that showed (countdown) or held (penalty) the indicator's twin."""
 
     winner: int | None
-    kind: str = "melds"
+    kind: FinishKind | str = FinishKind.MELDS   # checked when the round is added
     okey_discard: bool = False
     indicator_shown: tuple[int, ...] = ()
 
@@ -51,7 +53,7 @@ class Round:
         if self.winner is None:
             text = "stall (stock ran out)"
         else:
-            how = "seven pairs" if self.kind == "pairs" else "runs and sets"
+            how = FinishKind.parse(self.kind).label
             text = f"{players[self.winner]}: {how}" + (", okey discard" if self.okey_discard else "")
         if self.indicator_shown:
             text += "; indicator twin: " + ", ".join(players[i] for i in self.indicator_shown)
@@ -83,8 +85,7 @@ class ScoreTable:
         n = len(self.players)
         if r.winner is not None and not 0 <= r.winner < n:
             raise OkeyError(f"no player at seat {r.winner}")
-        if r.kind not in ("melds", "pairs"):
-            raise OkeyError(f"unknown finish kind {r.kind!r}: expected 'melds' or 'pairs'")
+        FinishKind.parse(r.kind)
         if any(not 0 <= i < n for i in r.indicator_shown) or len(set(r.indicator_shown)) != len(r.indicator_shown):
             raise OkeyError(f"bad indicator seats {r.indicator_shown}")
 
@@ -101,21 +102,8 @@ class ScoreTable:
 
     def deltas(self, r: Round) -> list[int]:
         """Each player's change for one round (countdown: losses are negative)."""
-        n = len(self.players)
-        out = [0] * n
-        sign = -1 if self.scheme == COUNTDOWN else 1
-        if r.winner is None:
-            out = [STALL_PENALTY[self.scheme]] * n
-        else:
-            pts = finish_points(r.kind, r.okey_discard, self.scheme)
-            for i in range(n):
-                if i != r.winner:
-                    out[i] += sign * pts
-        for s in r.indicator_shown:
-            for i in range(n):
-                if i != s:
-                    out[i] += sign * INDICATOR_BONUS[self.scheme]
-        return out
+        points = 0 if r.winner is None else finish_points(r.kind, r.okey_discard, self.scheme)
+        return list(round_deltas(len(self.players), r.winner, points, r.indicator_shown, self.scheme))
 
     def rows(self) -> list[list[int]]:
         """Running totals after each round (one list per round)."""
@@ -133,13 +121,11 @@ class ScoreTable:
 
     def game_over(self) -> bool:
         """Countdown: someone has reached 0. Penalty games run until the players stop."""
-        return self.scheme == COUNTDOWN and min(self.totals()) <= 0
+        return game_over(self.totals(), self.scheme)
 
     def leader(self) -> str:
         """The best placed player (most points in countdown, fewest in penalty)."""
-        totals = self.totals()
-        best = max(totals) if self.scheme == COUNTDOWN else min(totals)
-        return self.players[totals.index(best)]
+        return self.players[leader(self.totals(), self.scheme)]
 
     def table(self) -> list[dict[str, object]]:
         """Rows for display: round number, what happened, each player's total."""
