@@ -27,7 +27,7 @@ import streamlit as st  # noqa: E402
 
 from okey_vision.coach import UNREACHABLE, Action  # noqa: E402
 from okey_vision.errors import OkeyError  # noqa: E402
-from okey_vision.scoring import COUNTDOWN, PENALTY, SCHEMES, FinishKind  # noqa: E402
+from okey_vision.scoring import COUNTDOWN, SCHEMES, FinishKind  # noqa: E402
 from okey_vision.tiles import HAND_SIZE, MAX_HAND, TILES, okey_of, parse_hand  # noqa: E402
 from okey_vision.ui import render  # noqa: E402
 from okey_vision.ui.advice import (  # noqa: E402
@@ -35,6 +35,7 @@ from okey_vision.ui.advice import (  # noqa: E402
 from okey_vision.ui.round import LiveRound  # noqa: E402
 from okey_vision.ui.sample import sample_bytes  # noqa: E402
 from okey_vision.ui.scores import Round, ScoreTable  # noqa: E402
+from okey_vision.ui.text import Lang, coach_text, t  # noqa: E402
 
 log = logging.getLogger("okey_vision.app")
 if not log.handlers:
@@ -46,9 +47,17 @@ if not log.handlers:
 
 TILE_NAMES = [t.name for t in TILES]
 FACE_NAMES = TILE_NAMES[:-1]  # the indicator is never a false joker
-REMOVE = "(remove)"
-NOT_SET = "(not set)"
 SAMPLE = "sample"
+
+
+def lang() -> Lang:
+    """This session's language (set once from ?lang= or the browser, then by the switch)."""
+    return st.session_state.get("lang", Lang.EN)
+
+
+def tx(key: str, **fields: object) -> str:
+    """The text ``key`` in this session's language."""
+    return t(key, lang(), **fields)
 
 
 # ------------------------------------------------------------------ model ---
@@ -70,7 +79,7 @@ def get_reader(spec: str):
         return reader.read, ""
     except Exception as exc:  # noqa: BLE001 - any failure: the app works without a reader
         log.warning("reader not available: %s", exc)
-        return None, f"The tile reader is not available ({exc}). Enter your tiles by hand below."
+        return None, str(exc)
 
 
 # ------------------------------------------------------------------ state ---
@@ -91,6 +100,8 @@ def init_state() -> None:
     ss.setdefault("scores", None)
     ss.setdefault("flash", "")
     ss.setdefault("coach", Session())     # this player's search caches and analyses (bounded)
+    ss.setdefault("correcting", False)    # the player has started correcting this photo's tiles
+    ss.setdefault("photo_has_ind", False) # the photo shown has an indicator apart from the rack
 
 
 def set_hand(entries: list[dict]) -> None:
@@ -106,7 +117,7 @@ def set_indicator(name: str | None, source: str) -> None:
     ss = st.session_state
     ss.round = ss.round.with_indicator(name)
     ss.ind_source = source if name else ""
-    ss.ind_pick = name or NOT_SET
+    ss.ind_pick = name or ""
 
 
 # ------------------------------------------------------------ photo input ---
@@ -115,11 +126,11 @@ def photo_input() -> tuple[str, bytes | None]:
     """The photo the player gives now: (name, bytes), or ('', None)."""
     left, right = st.columns([3, 1])
     with right:
-        use_camera = st.toggle("Camera", key="use_camera", help="Take the photo with this device's camera")
+        use_camera = st.toggle(tx("camera"), key="use_camera", help=tx("camera_help"))
     with left:
-        upload = st.file_uploader("Photo of your rack", type=["jpg", "jpeg", "png", "webp", "bmp"],
-                                  key="upload", help="Your rack from the front, numbers facing the camera")
-    shot = (st.camera_input("Take a photo of your rack", key="camera", resolution="1080p")
+        upload = st.file_uploader(tx("upload"), type=["jpg", "jpeg", "png", "webp", "bmp", "tif", "tiff"],
+                                  key="upload", help=tx("upload_help"))
+    shot = (st.camera_input(tx("camera_take"), key="camera", resolution="1080p")
             if use_camera else None)
     if shot is not None:
         return "camera photo", shot.getvalue()
@@ -136,18 +147,18 @@ def take_photo(name: str, data: bytes) -> None:
     ss.photo_key = hashlib.sha1(data or b"").hexdigest() + name
     ss.photo_name = name
     ss.photo_error = ""
+    ss.correcting = False
     try:
         img = decode_photo(data, name if name != SAMPLE else "sample photo")
     except OkeyError as exc:
-        ss.photo_img, ss.photo_reads = None, None
-        ss.photo_error = str(exc)
+        forget_photo(str(exc))
         return
     ss.photo_img = img
     reader, msg = get_reader(os.environ.get("OKEY_VISION_APP_READER", ""))
     t0 = time.perf_counter()  # the clock starts once the model is loaded (once per server)
     got = None
     if reader is None:
-        ss.photo_error = msg
+        ss.photo_error = tx("reader_missing", why=msg)
     else:
         try:
             got = read_photo(img, reader)
@@ -155,7 +166,7 @@ def take_photo(name: str, data: bytes) -> None:
             ss.photo_error = str(exc)
         except Exception as exc:  # noqa: BLE001 - a reader failure is a message, not a traceback
             log.error("reader failed on %r: %s", name, traceback.format_exc())
-            ss.photo_error = f"The reader failed on this photo ({type(exc).__name__}). Enter the tiles by hand below."
+            ss.photo_error = tx("reader_failed", why=type(exc).__name__)
     if got is None:
         ss.photo_reads = None
         if name == SAMPLE:  # still show the whole flow: the sample's recorded tiles
@@ -163,19 +174,43 @@ def take_photo(name: str, data: bytes) -> None:
 
             truth = sample_truth()
             set_hand([{"name": n, "low": False, "alts": []} for n in truth["hand"]])
-            if ss.round.indicator is None or ss.ind_source == "photo":
-                set_indicator(truth["indicator"], "photo")
-            ss.photo_error += " Showing the sample's recorded tiles."
+            photo_indicator(truth["indicator"])
+            ss.photo_error += " " + tx("sample_recorded")
+        elif reader is not None:  # a photo the reader could not use: no stale advice beside the error
+            forget_photo(ss.photo_error, keep_image=True)
         return
     ss.photo_reads = got
     set_hand([{"name": r.tile.name, "low": r.low_confidence,
                "alts": [t.name for t, _ in r.alternatives[:3]]} for r in got.rack])
     ind = pick_indicator(got.apart)
-    if ind is not None and (ss.round.indicator is None or ss.ind_source == "photo"):
-        set_indicator(ind.name, "photo")
+    photo_indicator(ind.name if ind is not None else None)
     ss.photo_t0 = t0
     log.info("photo %r: %d reads (%d on the rack, %d apart) in %.3f s", name, len(got.reads),
              len(got.rack), len(got.apart), got.seconds)
+
+
+def photo_indicator(name: str | None) -> None:
+    """A new photo starts from what it shows: its own indicator, or none. An
+    indicator the player chose is kept (and the advice says it assumes it);
+    one read from an earlier photo is dropped, so the page asks for it."""
+    ss = st.session_state
+    ss.photo_has_ind = name is not None
+    if ss.ind_source == "player" and ss.round.indicator is not None:
+        return
+    set_indicator(name, "photo")
+
+
+def forget_photo(message: str, keep_image: bool = False) -> None:
+    """A photo failed: say why and clear the previous photo's hand and advice."""
+    ss = st.session_state
+    if not keep_image:
+        ss.photo_img = None
+    ss.photo_reads = None
+    ss.photo_error = tx("photo_failed", why=message)
+    set_hand([])
+    ss.photo_has_ind = False
+    if ss.ind_source == "photo":
+        set_indicator(None, "")
 
 
 # ------------------------------------------------------------------ views ---
@@ -184,71 +219,90 @@ def show_photo() -> None:
     from okey_vision.ui.photo import draw_reads
 
     ss = st.session_state
-    if ss.photo_error:
-        st.warning(ss.photo_error)
     if ss.photo_img is None:
         return
     got = ss.photo_reads
     reads = got.reads if got else []
-    label = "the sample photo" if ss.photo_name == SAMPLE else ss.photo_name
+    label = tx("sample") if ss.photo_name == SAMPLE else ss.photo_name
     key = (ss.photo_key, ss.round.indicator)
     if ss.get("overlay_key") != key:  # drawn once per photo and indicator, not on every tap
         ss.overlay = draw_reads(ss.photo_img, reads, ss.round.indicator)
         ss.overlay_key = key
-    st.image(ss.overlay, caption=f"{label}: {len(reads)} tiles read" if got else label,
+    st.image(ss.overlay, caption=tx("photo_caption", label=label, n=len(reads)) if got else label,
              width="stretch", output_format="JPEG")
     if got:
         for w in got.warnings:
             st.warning(w)
         unsure = [(i, e["name"]) for i, e in enumerate(ss.hand) if e["low"]]
         if unsure:
-            st.info("Check the tiles marked '?' (orange boxes): "
-                    + ", ".join(f"#{i + 1} {n}?" for i, n in unsure)
-                    + ". Correct them under 'Correct the tiles'.")
-            if st.button("They are right", key="confirm_reads"):
+            st.info(tx("check_marked", tiles=", ".join(f"#{i + 1} {n}?" for i, n in unsure)))
+            if st.button(tx("they_are_right"), key="confirm_reads"):
                 ss.hand = [dict(e, low=False) for e in ss.hand]
                 st.rerun()
         if got.apart:
-            st.caption("Apart from the rack (purple): " + ", ".join(r.tile.name for r in got.apart)
-                       + (f"; indicator {ss.round.indicator.name}" if ss.round.indicator else ""))
+            st.caption(tx("apart", tiles=", ".join(r.tile.name for r in got.apart))
+                       + (tx("apart_indicator", ind=ss.round.indicator.name) if ss.round.indicator else ""))
+
+
+def show_action(a: Analysis) -> None:
+    """The move, first and large: the headline (a success box when the hand
+    can be declared), the tile to throw drawn large, ties in plain words."""
+    ss = st.session_state
+    words = coach_text(lang())
+    advice = a.advice
+    head = (a.headline() if lang() is Lang.EN
+            else words.headline(advice, len(a.hand.tiles), a.finish, a.points, a.scheme))
+    with st.container(key="action"):
+        if a.can_declare:
+            st.success(head)
+        else:
+            st.info(head)
+        rec = a.recommended
+        throw = a.finish.discard if a.finish else (rec.tile if rec else None)
+        if throw is not None and len(a.hand.tiles) == MAX_HAND:
+            st.markdown(render.CSS + render.action_html(tx("throw_this"), throw, a.okey),
+                        unsafe_allow_html=True)
+        ties = [o for o in a.discards[1:] if rec is not None and (o.distance, o.outs) == (rec.distance, rec.outs)]
+        if ties and a.finish is None:
+            st.caption(words.ties_text(rec, ties))
+        elif advice is not None and advice.reason and advice.action is not Action.DECLARE and lang() is Lang.EN:
+            st.caption(tx("why", reason=advice.reason))
+    if not ss.photo_has_ind and a.hand.indicator is not None and ss.photo_reads is not None:
+        source = tx("source_player") if ss.ind_source == "player" else tx("source_photo")
+        st.caption(tx("assumes_indicator", ind=a.hand.indicator.name, source=source))
 
 
 def show_advice(a: Analysis) -> None:
+    """The hand drawn grouped, the indicator, the other finishes and the ranked discards."""
     okey = a.okey
     ind = a.hand.indicator
     st.markdown(render.CSS, unsafe_allow_html=True)
-    head = a.headline()
-    if a.can_declare:
-        st.success(head)
-    else:
-        st.info(head)
     advice = a.advice
-    if advice is not None and advice.reason and advice.action is not Action.DECLARE:
-        st.caption("Why: " + advice.reason + ".")
-    st.caption(f"Indicator {ind.name}, okey {okey.name} (wild); a false joker plays as {okey.name}."
-               + (f" {len(a.hand.seen)} seen tiles counted." if a.hand.seen else ""))
+    st.caption(tx("indicator_line", ind=ind.name, okey=okey.name)
+               + (" " + tx("discards_seen", n=len(a.hand.seen)) if a.hand.seen else ""))
     if advice is not None and advice.indicator_twin:
-        st.caption(f"You hold the indicator's twin ({ind.name}): show it at the start of the round "
-                   "for the bonus.")
+        st.caption(tx("twin", ind=ind.name))
     melds, left, caption = groups_for_display(a)
     rec = a.recommended
     discard = a.finish.discard if a.finish else (rec.tile if rec else None)
     st.markdown(f"**{caption}**")
     st.markdown(render.hand_html(melds, left, okey, discard=discard), unsafe_allow_html=True)
     if a.finish is not None and len(a.declaration.finishes) > 1:
-        others = sorted({f"{f.discard.name if f.discard else '-'} ({f.kind}, {f.points(a.scheme)} pts)"
-                         for f in a.declaration.finishes if f != a.finish})
-        st.caption("Other ways to declare: " + "; ".join(others))
+        others = sorted({f"{f.discard.name if f.discard else '-'} ({f.kind.label}, {f.points(a.scheme)} "
+                         f"{tx('points')})" for f in a.declaration.finishes if f != a.finish})
+        st.caption(tx("other_declares", ways="; ".join(others)))
     if a.discards and len(a.hand.tiles) == MAX_HAND:
-        st.markdown("**Discards, best first**")
+        st.markdown(f"**{tx('discards_best_first')}**")
         st.markdown(options_table(a))
     elif advice is not None and len(a.hand.tiles) == HAND_SIZE:
-        st.caption(f"{HAND_SIZE} tiles: {distance_text(advice.distance)}"
-                   + (f"; {advice.outs} outs: " + " ".join(t.name for t in advice.out_tiles) if advice.outs else ""))
-        offered = st.selectbox("Tile the previous player just discarded (take it or draw?)", TILE_NAMES,
-                               index=None, placeholder="choose the tile on their pile", key="offered")
+        words = coach_text(lang())
+        st.caption(tx("fourteen", n=HAND_SIZE, distance=words.distance_text(advice.distance))
+                   + (tx("outs_list", n=advice.outs, tiles=" ".join(t.name for t in advice.out_tiles))
+                      if advice.outs else ""))
+        offered = st.selectbox(tx("offered"), TILE_NAMES, index=None, placeholder=tx("offered_placeholder"),
+                               key="offered")
         if offered:
-            st.info(take_or_draw(a, offered, memo=st.session_state.coach.memo))
+            st.info(take_or_draw(a, offered, memo=st.session_state.coach.memo, words=words))
     for note in a.notes:
         if note:
             st.caption(note)
@@ -256,7 +310,7 @@ def show_advice(a: Analysis) -> None:
 
 def options_table(a: Analysis, top: int = 8) -> str:
     """The ranked discards as a Markdown table: discard, distance, outs, what it waits for."""
-    lines = ["| # | discard | distance | outs | waiting for |", "|---|---|---|---|---|"]
+    lines = [tx("table_head"), "|---|---|---|---|---|"]
     for k, o in enumerate(a.discards[:top], start=1):
         outs = str(o.outs)
         waits = " ".join(t.name for t in o.out_tiles[:10]) + (" ..." if len(o.out_tiles) > 10 else "")
@@ -272,10 +326,13 @@ def edit_tiles() -> None:
     hand = ss.hand
     ver = ss.ver
 
+    remove = tx("remove")
+
     def changed(i: int, key: str) -> None:
+        st.session_state.correcting = True  # keep the panel open while the player corrects
         value = st.session_state[key]
         entries = list(st.session_state.hand)
-        if value == REMOVE:
+        if value == remove:
             entries.pop(i)
             set_hand(entries)
         else:
@@ -288,27 +345,31 @@ def edit_tiles() -> None:
         for j, e in enumerate(hand[start:start + per_row]):
             i = start + j
             key = f"tile_{ver}_{i}"
-            label = f"{i + 1}" + (" ? maybe " + "/".join(e["alts"][1:3]) if e["low"] and e["alts"][1:] else
+            label = f"{i + 1}" + (tx("maybe", alts="/".join(e["alts"][1:3])) if e["low"] and e["alts"][1:] else
                                   " ?" if e["low"] else "")
             with cols[j]:
-                st.selectbox(label, [REMOVE] + TILE_NAMES, index=TILE_NAMES.index(e["name"]) + 1,
+                st.selectbox(label, [remove] + TILE_NAMES, index=TILE_NAMES.index(e["name"]) + 1,
                              key=key, on_change=changed, args=(i, key))
     c1, c2, c3 = st.columns([2, 1, 1])
     with c1:
-        add = st.selectbox("Add a tile", TILE_NAMES, index=None, placeholder="choose a tile", key=f"add_{ver}")
+        add = st.selectbox(tx("add_tile"), TILE_NAMES, index=None, placeholder=tx("add_placeholder"),
+                           key=f"add_{ver}")
     with c2:
         st.write("")
-        if st.button("Add", key="add_btn", disabled=add is None):
+        if st.button(tx("add"), key="add_btn", disabled=add is None):
+            ss.correcting = True
             set_hand(list(hand) + [{"name": add, "low": False, "alts": []}])
             st.rerun()
     with c3:
         st.write("")
-        if st.button("Clear all", key="clear_btn"):
+        if st.button(tx("clear"), key="clear_btn"):
+            ss.correcting = True
             set_hand([])
             st.rerun()
-    text = st.text_input("Or type the whole hand", key=f"hand_text_{ver}",
-                         placeholder="r1 r2 r3 y5 ... fj", help="Replaces the tiles above")
+    text = st.text_input(tx("type_hand"), key=f"hand_text_{ver}",
+                         placeholder="r1 r2 r3 y5 ... fj", help=tx("type_help"))
     if text:
+        ss.correcting = True
         try:
             set_hand([{"name": t.name, "low": False, "alts": []} for t in parse_hand(text)])
             st.rerun()
@@ -321,20 +382,19 @@ def round_panel() -> None:
     ss = st.session_state
     r: LiveRound = ss.round
     if "ind_pick" not in ss:
-        ss.ind_pick = r.indicator.name if r.indicator else NOT_SET
+        ss.ind_pick = r.indicator.name if r.indicator else ""
 
     def ind_changed() -> None:
         v = st.session_state.ind_pick
-        set_indicator(None if v == NOT_SET else v, "player")
+        set_indicator(v or None, "player")
 
     c1, c2 = st.columns([1, 2])
     with c1:
-        st.selectbox("Indicator (the tile turned face up)", [NOT_SET] + FACE_NAMES, key="ind_pick",
-                     on_change=ind_changed,
-                     help="Read from the photo when a tile lies apart from the rack; change it here")
+        st.selectbox(tx("indicator_pick"), [""] + FACE_NAMES, key="ind_pick", on_change=ind_changed,
+                     format_func=lambda v: v or tx("not_set"), help=tx("indicator_help"))
         if r.indicator:
-            src = {"photo": "read from the photo - confirm", "player": "set by you"}.get(ss.ind_source, "")
-            st.caption(f"okey {okey_of(r.indicator).name}" + (f" ({src})" if src else ""))
+            src = {"photo": tx("source_photo"), "player": tx("source_player")}.get(ss.ind_source, "")
+            st.caption(tx("okey_is", okey=okey_of(r.indicator).name) + (f" ({src})" if src else ""))
 
     def add_seen() -> None:
         text = st.session_state.seen_text
@@ -348,28 +408,28 @@ def round_panel() -> None:
             st.session_state.flash = str(exc)
 
     with c2:
-        st.text_input(f"Tiles seen on the discard piles, turn {r.turn} (type and press Enter)",
-                      key="seen_text", on_change=add_seen, placeholder="e.g. r5 k7")
+        st.text_input(tx("seen_input", turn=r.turn), key="seen_text", on_change=add_seen,
+                      placeholder=tx("seen_placeholder"))
         b1, b2, b3, b4 = st.columns(4)
-        b1.button("Add seen", key="seen_add", on_click=add_seen)
-        b2.button("Next turn", key="next_turn", on_click=lambda: setattr(st.session_state, "round",
-                                                                         st.session_state.round.next_turn()))
-        b3.button("Undo seen", key="seen_undo", disabled=not r.seen,
+        b1.button(tx("add_seen"), key="seen_add", on_click=add_seen)
+        b2.button(tx("next_turn"), key="next_turn", on_click=lambda: setattr(st.session_state, "round",
+                                                                             st.session_state.round.next_turn()))
+        b3.button(tx("undo_seen"), key="seen_undo", disabled=not r.seen,
                   on_click=lambda: setattr(st.session_state, "round", st.session_state.round.undo_seen()))
-        b4.button("New round", key="new_round", on_click=new_round)
+        b4.button(tx("new_round"), key="new_round", on_click=new_round)
     if ss.flash:
         st.warning(ss.flash)
     if r.seen:
         okey = okey_of(r.indicator) if r.indicator else None
         st.markdown(render.CSS + render.tiles_row_html(r.seen_tiles(), okey), unsafe_allow_html=True)
-        st.caption("Seen, by turn: " + "; ".join(f"turn {t}: {s}" for t, s in r.by_turn()))
+        st.caption(tx("seen_by_turn", turns="; ".join(tx("turn", t=k, tiles=v) for k, v in r.by_turn())))
 
 
 def new_round() -> None:
     ss = st.session_state
     ss.round = LiveRound()
     ss.ind_source = ""
-    ss.ind_pick = NOT_SET
+    ss.ind_pick = ""
     ss.flash = ""
 
 
@@ -379,29 +439,29 @@ def scores_panel() -> None:
     table: ScoreTable | None = ss.scores
     if table is None:
         c1, c2 = st.columns([1, 3])
-        n = c1.number_input("Players", min_value=2, max_value=4, value=4, step=1, key="n_players")
-        names = c2.text_input("Names (comma separated)", key="player_names",
-                              value=", ".join(f"Player {k + 1}" for k in range(int(n))))
-        if st.button("Start the score table", key="start_scores"):
+        n = c1.number_input(tx("players"), min_value=2, max_value=4, value=4, step=1, key="n_players")
+        names = c2.text_input(tx("names"), key="player_names",
+                              value=", ".join(tx("player_n", k=k + 1) for k in range(int(n))))
+        if st.button(tx("start_table"), key="start_scores"):
             try:
                 ss.scores = ScoreTable([p for p in names.split(",")][: int(n)], ss.scheme)
                 st.rerun()
             except OkeyError as exc:
                 st.warning(str(exc))
         return
-    st.caption(f"{table.scheme} scoring" + (" - start 20, first at 0 ends the game" if table.scheme == COUNTDOWN
-                                            else " - start 0, lowest total is best"))
+    st.caption(tx("countdown_rule" if table.scheme == COUNTDOWN else "penalty_rule",
+                  scheme=scheme_label(table.scheme)))
     st.table(table.table())
     if table.game_over():
-        st.success(f"Game over: {table.leader()} wins.")
+        st.success(tx("game_over", who=table.leader()))
     else:
         c1, c2, c3, c4 = st.columns([2, 2, 1, 2])
-        winner = c1.selectbox("Round won by", table.players + ["nobody (stall)"], key="r_winner")
-        label = c2.radio("Finish", [k.label for k in FinishKind], key="r_kind", horizontal=True)
+        winner = c1.selectbox(tx("won_by"), table.players + [tx("nobody")], key="r_winner")
+        label = c2.radio(tx("finish"), [k.label for k in FinishKind], key="r_kind", horizontal=True)
         kind = next(k for k in FinishKind if k.label == label)
-        okey = c3.checkbox("okey discard", key="r_okey")
-        shown = c4.multiselect("indicator twin shown by", table.players, key="r_shown")
-        if st.button("Record round", key="r_add"):
+        okey = c3.checkbox(tx("okey_discard"), key="r_okey")
+        shown = c4.multiselect(tx("twin_shown"), table.players, key="r_shown")
+        if st.button(tx("record_round"), key="r_add"):
             w = None if winner not in table.players else table.players.index(winner)
             try:
                 ss.scores = table.add(Round(w, kind, okey,
@@ -410,30 +470,85 @@ def scores_panel() -> None:
             except OkeyError as exc:
                 st.warning(str(exc))
     c1, c2 = st.columns(2)
-    if c1.button("Undo last round", key="r_undo", disabled=not table.rounds):
+    if c1.button(tx("undo_round"), key="r_undo", disabled=not table.rounds):
         ss.scores = table.undo()
         st.rerun()
-    if c2.button("New game", key="r_new"):
+    if c2.button(tx("new_game"), key="r_new"):
         ss.scores = None
         st.rerun()
 
 
 # ------------------------------------------------------------------- page ---
 
+def scheme_label(scheme: str) -> str:
+    """The scoring scheme in the session's words."""
+    return tx("scheme_countdown" if scheme == COUNTDOWN else "scheme_penalty")
+
+
+def language_switch() -> None:
+    """Turkish or English: from ?lang= or the browser at first, then the switch (kept in the URL)."""
+    ss = st.session_state
+    if "lang" not in ss:
+        ss.lang = Lang.pick(st.query_params.get("lang"), st.context.headers.get("Accept-Language"))
+        ss.lang_pick = ss.lang.value
+
+    def changed() -> None:
+        st.session_state.lang = Lang(st.session_state.lang_pick)
+        st.query_params["lang"] = st.session_state.lang_pick
+
+    st.radio(t("language", ss.lang), [x.value for x in Lang], key="lang_pick", horizontal=True,
+             format_func=lambda v: Lang(v).label, on_change=changed, label_visibility="collapsed")
+
+
+def scheme_picker() -> None:
+    """The scoring scheme; switching it under a running table asks first."""
+    ss = st.session_state
+
+    def changed() -> None:
+        table = st.session_state.scores
+        new = st.session_state.scheme_pick
+        if table is not None and table.scheme != new:
+            st.session_state.scheme_pending = new  # ask before the table changes its rules
+        else:
+            st.session_state.scheme = new
+
+    st.radio(tx("scoring"), SCHEMES, key="scheme_pick", on_change=changed, format_func=scheme_label)
+    pending = ss.get("scheme_pending")
+    if pending:
+        table = ss.scores
+        st.warning(tx("scheme_switch", old=scheme_label(table.scheme), new=scheme_label(pending)))
+
+        def new_table() -> None:
+            ss = st.session_state
+            ss.scores = ScoreTable(list(ss.scores.players), ss.scheme_pending)
+            ss.scheme, ss.scheme_pending = ss.scheme_pending, None
+
+        def keep() -> None:
+            ss = st.session_state
+            ss.scheme_pick, ss.scheme_pending = ss.scores.scheme, None
+
+        c1, c2 = st.columns(2)
+        c1.button(tx("scheme_new_table", new=scheme_label(pending)), key="scheme_new_table", on_click=new_table)
+        c2.button(tx("scheme_keep", old=scheme_label(table.scheme)), key="scheme_keep", on_click=keep)
+
+
 def main() -> None:
-    st.set_page_config(page_title="Okey coach", page_icon=":game_die:", layout="wide")
+    st.set_page_config(page_title="Okey", page_icon=":game_die:", layout="wide",
+                       initial_sidebar_state="collapsed")
     init_state()
     ss = st.session_state
-    st.markdown("<style>.block-container{padding-top:2.2rem;padding-bottom:1rem}</style>",
+    ss.setdefault("scheme_pick", ss.scheme)
+    st.markdown("<style>.block-container{padding-top:1.2rem;padding-bottom:1rem}"
+                ".st-key-action [data-testid=stAlert] p{font-size:1.45rem;font-weight:700;line-height:1.25}</style>",
                 unsafe_allow_html=True)
-    st.title("Okey coach")
-    st.caption("Photo of your rack in: every tile read, the hand grouped, the discard to play. "
-               "Runs entirely on this device.")
+    head, switch = st.columns([3, 1])
+    with switch:
+        language_switch()
+    with head:
+        st.markdown(f"### {tx('title')}")
     with st.sidebar:
-        ss.scheme = st.radio("Scoring", SCHEMES, index=SCHEMES.index(ss.scheme), key="scheme_pick",
-                             format_func=lambda s: {COUNTDOWN: "countdown (start 20)",
-                                                    PENALTY: "penalty points"}[s])
-        st.caption("Tiles: r red, y yellow, b blue, k black, 1-13; fj false joker.")
+        scheme_picker()
+        st.caption(tx("tile_help"))
 
     name, data = photo_input()
     if data is not None or name:
@@ -443,31 +558,38 @@ def main() -> None:
     elif ss.photo_key is None:
         take_photo(SAMPLE, sample_bytes())
 
-    left, right = st.columns([1, 1], gap="large")
-    with left:
-        show_photo()
-    with right:
-        st.subheader("Advice")
-        r: LiveRound = ss.round
-        result = ss.coach.analyse(hand_names(), r.indicator, r.seen_tiles(), ss.scheme)
-        if result.ok:
-            show_advice(result)
-        else:
-            st.warning(result.message)
-        t0 = ss.pop("photo_t0", None)
-        if t0 is not None:
-            ss.photo_seconds = time.perf_counter() - t0
-            log.info("photo to advice: %.3f s (advice %.3f s)", ss.photo_seconds,
-                     getattr(result, "seconds", 0.0))
-        if ss.photo_seconds is not None:
-            st.caption(f"Photo to advice in {ss.photo_seconds:.2f} s.")
+    # phone first: the move, then the hand grouped; the photo folded below
+    if ss.photo_error:
+        st.warning(ss.photo_error)
+    r: LiveRound = ss.round
+    result = ss.coach.analyse(hand_names(), r.indicator, r.seen_tiles(), ss.scheme)
+    if result.ok:
+        show_action(result)
+        show_advice(result)
+    elif r.indicator is None and ss.hand and not ss.photo_has_ind and ss.photo_reads is not None:
+        st.info(tx("ask_indicator"))
+    else:
+        st.warning(result.message)
+    t0 = ss.pop("photo_t0", None)
+    if t0 is not None:
+        ss.photo_seconds = time.perf_counter() - t0
+        log.info("photo to advice: %.3f s (advice %.3f s)", ss.photo_seconds,
+                 getattr(result, "seconds", 0.0))
+    if ss.photo_img is not None:
+        got = ss.photo_reads
+        n = len(got.reads) if got else 0
+        label = tx("sample") if ss.photo_name == SAMPLE else ss.photo_name
+        with st.expander(tx("photo_section", label=label, n=n), expanded=not result.ok or any(e["low"] for e in ss.hand)):
+            show_photo()
+    if ss.photo_seconds is not None:
+        st.caption(tx("photo_to_advice", s=ss.photo_seconds))
 
     low = any(e["low"] for e in ss.hand)
-    with st.expander(f"Correct the tiles ({len(ss.hand)} on the rack)", expanded=low or not ss.hand):
+    with st.expander(tx("correct", n=len(ss.hand)), expanded=low or ss.correcting or not ss.hand):
         edit_tiles()
-    with st.expander("This round: indicator and tiles seen", expanded=True):
+    with st.expander(tx("round"), expanded=True):
         round_panel()
-    with st.expander("Scores", expanded=False):
+    with st.expander(tx("scores"), expanded=False):
         scores_panel()
 
 
@@ -479,8 +601,7 @@ def run() -> None:
         if type(exc).__name__ in ("RerunException", "StopException"):
             raise
         log.error("unexpected error: %s", traceback.format_exc())
-        st.error(f"Something went wrong ({type(exc).__name__}: {exc}). "
-                 "Try another photo or correct the tiles; the round is kept.")
+        st.error(tx("unexpected", why=f"{type(exc).__name__}: {exc}"))
 
 
 run()

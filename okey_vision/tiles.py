@@ -32,15 +32,26 @@ HAND_SIZE = 14
 #: Most tiles a player ever holds (after taking, before discarding).
 MAX_HAND = HAND_SIZE + 1
 
-# Long colour names and their aliases; orange is how yellow often looks.
+#: Turkish colour names by letter, as players say them.
+COLOR_NAMES_TR: dict[str, str] = {"r": "kırmızı", "y": "sarı", "b": "mavi", "k": "siyah"}
+
+# Long colour names and their aliases, English and Turkish (folded to ASCII,
+# see _fold); orange is how yellow often looks.
 _COLOR_ALIASES: dict[str, str] = {
-    "r": "r", "red": "r",
-    "y": "y", "yellow": "y", "o": "y", "orange": "y",
-    "b": "b", "blue": "b",
-    "k": "k", "black": "k",
+    "r": "r", "red": "r", "kirmizi": "r",
+    "y": "y", "yellow": "y", "o": "y", "orange": "y", "sari": "y", "turuncu": "y",
+    "b": "b", "blue": "b", "mavi": "b",
+    "k": "k", "black": "k", "siyah": "k",
 }
-_FALSE_JOKER_NAMES = {"fj", "falsejoker", "falseokey", "sahteokey", "f"}
+_FALSE_JOKER_NAMES = {"fj", "falsejoker", "falseokey", "sahteokey", "sahte", "sahtejoker", "f"}
 _TILE_RE = re.compile(r"^([a-z]+)(\d{1,2})$")
+# Turkish letters folded to ASCII, so "KIRMIZI", "kırmızı" and "kirmizi" agree
+# (Python lowercases "I" to "i" and "İ" to "i" + a combining dot).
+_FOLD = str.maketrans({"ı": "i", "ş": "s", "ğ": "g", "ç": "c", "ö": "o", "ü": "u", "\u0307": None})
+
+
+def _fold(text: str) -> str:
+    return re.sub(r"[\s_\-]", "", text.strip().lower().translate(_FOLD))
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,12 +117,14 @@ def parse_tile(text: str) -> Tile:
 
     >>> parse_tile("k10"), parse_tile("Black_1"), parse_tile("yellow-13")
     (Tile('k10'), Tile('k1'), Tile('y13'))
+    >>> parse_tile("kırmızı5"), parse_tile("SARI 12"), parse_tile("sahte")
+    (Tile('r5'), Tile('y12'), Tile('fj'))
     """
     if isinstance(text, Tile):
         return text
     if not isinstance(text, str):
         raise UnknownTileError(f"unknown tile name {clip(repr(text))}: not a string")
-    key = re.sub(r"[\s_\-]", "", text.strip().lower())
+    key = _fold(text)
     if key in _FALSE_JOKER_NAMES:
         return FALSE_JOKER
     match = _TILE_RE.match(key)
@@ -136,12 +149,28 @@ def parse_hand(text: str | Iterable[str | Tile]) -> list[Tile]:
 
     >>> parse_hand("r1, r2 fj")
     [Tile('r1'), Tile('r2'), Tile('fj')]
+    >>> parse_hand("mavi 7 siyah13 sahte okey")
+    [Tile('b7'), Tile('k13'), Tile('fj')]
     """
     if isinstance(text, str):
-        parts: Iterable[str | Tile] = [p for p in re.split(r"[\s,]+", text) if p]
+        parts: Iterable[str | Tile] = _join_words([p for p in re.split(r"[\s,]+", text) if p])
     else:
         parts = text
     return [parse_tile(p) for p in parts]
+
+
+def _join_words(words: list[str]) -> list[str]:
+    """Rejoin names a player types as two words: a colour and its number
+    ("mavi 7"), or "sahte okey" / "false joker"."""
+    out: list[str] = []
+    for w in words:
+        prev = _fold(out[-1]) if out else ""
+        if out and ((prev in _COLOR_ALIASES and len(prev) > 1 and w.isdigit())
+                    or (prev in ("sahte", "false") and _fold(w) in ("okey", "joker"))):
+            out[-1] += w
+        else:
+            out.append(w)
+    return out
 
 
 def format_hand(tiles: Iterable[Tile]) -> str:

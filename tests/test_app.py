@@ -181,8 +181,9 @@ def test_bad_uploads_show_a_plain_message(monkeypatch, name, data, mime, says):
     assert_clean(at)
     warnings = " ".join(w.value for w in at.warning)
     assert says in warnings and "Traceback" not in warnings
-    assert hand_in_pickers(at) == before  # the hand entered so far is kept
-    assert headline(at)  # and still advised
+    # issue 13: a failed photo clears the previous hand's advice (no stale advice beside the error)
+    assert before and hand_in_pickers(at) == [] and not headline(at).startswith(("Discard", "Declare", "Draw"))
+    assert "previous hand and its advice were cleared" in warnings
 
 
 def test_photo_without_tiles_shows_a_plain_message(monkeypatch):
@@ -332,7 +333,7 @@ def test_a_crashing_reader_is_a_plain_message(monkeypatch):
     at.file_uploader[0].set_value(("rack.jpg", data, "image/jpeg")).run()
     assert_clean(at)
     assert any("reader failed" in w.value for w in at.warning)
-    assert headline(at)
+    assert not headline(at) and hand_in_pickers(at) == []  # issue 13: no stale advice after a failed photo
 
 
 def test_camera_photo(monkeypatch):
@@ -369,3 +370,85 @@ def test_confirm_unsure_reads(monkeypatch):
     assert_clean(at)
     assert not any("Check the tiles marked" in i.value for i in at.info)
     assert hand_in_pickers(at) == sample_truth()["hand"]
+
+
+# ------------------------------------------------ state rules (issue 13) ---
+
+def expanded(at: AppTest, label_start: str) -> bool:
+    """Whether the expander whose label starts so is open."""
+    exp = next(e for e in at.expander if e.label.startswith(label_start))
+    return bool(exp.proto.expanded)
+
+
+def upload(at: AppTest, reads, name: str = "rack.jpg") -> None:
+    data, _ = render_rack()
+    fake.set_reads(reads)
+    at.file_uploader[0].set_value((name, data + name.encode(), "image/jpeg")).run()
+    assert_clean(at)
+
+
+def rack_only(reads):
+    return [r for r in reads if r.row != APART]
+
+
+def test_new_photo_without_indicator_asks_for_it(monkeypatch):
+    at = start(monkeypatch)
+    assert at.selectbox(key="ind_pick").value == "r3"  # read from the sample photo
+    upload(at, rack_only(fake.reads_from_truth(sample_truth())))
+    assert at.session_state["round"].indicator is None  # not the sample's r3 any more
+    assert not headline(at).startswith(("Discard", "Declare", "Draw"))
+    assert any("shows no indicator" in i.value for i in at.info)
+
+
+def test_new_photo_keeps_the_players_indicator_and_says_so(monkeypatch):
+    at = start(monkeypatch)
+    at.selectbox(key="ind_pick").set_value("k9").run()
+    upload(at, rack_only(fake.reads_from_truth(sample_truth())))
+    assert at.selectbox(key="ind_pick").value == "k9"
+    assert headline(at).startswith(("Discard", "Declare"))
+    assert "the advice assumes k9 (set by you)" in all_text(at)
+
+
+def test_scheme_switch_under_a_table_asks_first(monkeypatch):
+    at = start(monkeypatch)
+    at.button(key="start_scores").click().run()
+    at.selectbox(key="r_winner").set_value("Player 2").run()
+    at.button(key="r_add").click().run()
+    assert at.session_state["scores"].totals() == [18, 20, 18, 18]
+    at.radio(key="scheme_pick").set_value("penalty").run()
+    assert_clean(at)
+    assert any("Start a new table in penalty points scoring?" in w.value for w in at.warning)
+    assert at.session_state["scores"].scheme == "countdown"  # nothing changed yet
+    at.button(key="scheme_keep").click().run()
+    assert at.radio(key="scheme_pick").value == "countdown"
+    assert at.session_state["scores"].totals() == [18, 20, 18, 18]
+    at.radio(key="scheme_pick").set_value("penalty").run()
+    at.button(key="scheme_new_table").click().run()
+    assert_clean(at)
+    table = at.session_state["scores"]
+    assert table.scheme == "penalty" and table.totals() == [0, 0, 0, 0] and at.session_state["scheme"] == "penalty"
+
+
+def test_correction_panel_stays_open_while_correcting(monkeypatch):
+    at = start(monkeypatch, reads=fake.reads_from_truth(sample_truth(), low=(3,)))
+    assert expanded(at, "Correct the tiles")
+    assert [e["low"] for e in at.session_state["hand"]].count(True) == 1
+    picker(at, 3).set_value("y2").run()  # the player fixes the one flagged tile
+    assert_clean(at)
+    assert not any(e["low"] for e in at.session_state["hand"])
+    assert expanded(at, "Correct the tiles")  # still open: the player may fix others
+
+
+def test_turkish_page(monkeypatch):
+    monkeypatch.setenv("OKEY_VISION_APP_READER", FAKE)
+    fake.set_reads(fake.reads_from_truth(sample_truth()))
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["lang"] = "tr"
+    at.run()
+    assert_clean(at)
+    boxes = [e.value for e in at.success] + [e.value for e in at.info]
+    assert any(b.split(":")[0].endswith(" at") or b.startswith(("Bitir", "Çek")) for b in boxes), boxes
+    text = all_text(at)
+    assert "Gösterge r3, okey r4" in text and "Atılacak taşlar" in text
+    assert any(e.label.startswith("Taşları düzelt") for e in at.expander)
+    assert at.radio(key="lang_pick").value == "tr"

@@ -72,3 +72,19 @@ def test_hand_rejects_more_than_15_tiles():
 def test_tiles_sort_in_index_order_and_are_hashable():
     assert sorted(parse_hand("k1 fj r2 y1 r1")) == parse_hand("r1 r2 y1 k1 fj")
     assert len({parse_tile("r1"), parse_tile("red1")}) == 1
+
+
+@pytest.mark.parametrize("text,name", [
+    ("kırmızı5", "r5"), ("KIRMIZI5", "r5"), ("kirmizi 5", "r5"), ("sarı13", "y13"), ("SARI1", "y1"),
+    ("turuncu7", "y7"), ("mavi10", "b10"), ("siyah2", "k2"), ("Siyah_12", "k12"), ("sahte", "fj"),
+    ("sahte okey", "fj"), ("SAHTE", "fj"),
+])
+def test_turkish_tile_names(text: str, name: str) -> None:
+    assert parse_tile(text).name == name
+
+
+def test_turkish_words_in_a_hand_keep_the_short_notation() -> None:
+    hand = parse_hand("kırmızı 1 kırmızı2 r3 mavi 7 sahte okey siyah 13")
+    assert format_hand(hand) == "r1 r2 r3 b7 fj k13"
+    with pytest.raises(UnknownTileError, match="mor5"):
+        parse_tile("mor5")  # purple is no Okey colour

@@ -135,3 +135,15 @@ def advice_lines(advice: Advice) -> list[str]:
     else:
         lines.append(f"Distance {advice.distance}, outs {advice.outs}: {_names(advice.out_tiles)}")
     return lines
+
+
+def ties_text(best: DiscardOption, ties: Sequence[DiscardOption]) -> str:
+    """Equally good discards in a player's words (``ties``: the others of the
+    best's distance and outs)."""
+    names = [best.tile.name] + [o.tile.name for o in ties]
+    joined = ", ".join(names[:-1]) + " and " + names[-1]
+    d = best.distance
+    away = "finished" if d == 0 else "one tile away" if d == 1 else f"{d} tiles away"
+    what = "finish" if d == 1 else "bring you closer"
+    return (f"{joined} are equally good: {'both' if len(names) == 2 else 'all'} leave you {away} "
+            f"with {best.outs} tiles that {what}.")

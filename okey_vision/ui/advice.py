@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Iterable
 
 from okey_vision.coach import Advice, DiscardOption, advise, text
@@ -159,15 +160,16 @@ class Session:
         self._analyses.clear()
 
 
-def take_or_draw(a: Analysis, offered: str | Tile, memo: Memo | None = None) -> str:
+def take_or_draw(a: Analysis, offered: str | Tile, memo: Memo | None = None, words: ModuleType = text) -> str:
     """For a 14-tile hand: take the tile the previous player just discarded,
-    or draw from the stock? The coach's take-or-draw advice, as a sentence."""
+    or draw from the stock? The coach's take-or-draw advice, as a sentence
+    (``words``: the coach's text module of the player's language)."""
     tile = parse_tile(offered)
     try:
         adv = advise(a.hand.tiles, a.hand.indicator, seen=a.hand.seen, offered=tile, scheme=a.scheme, memo=memo)
     except OkeyError as exc:
-        return text.cannot_take(tile, str(exc))
-    return text.take_or_draw_text(adv)
+        return words.cannot_take(tile, str(exc))
+    return words.take_or_draw_text(adv)
 
 
 def groups_for_display(a: Analysis) -> tuple[list[Meld], list[Tile], str]:

@@ -39,19 +39,33 @@ CSS = """
 .ov-tile.discard{box-shadow:inset 0 -4px 0 #e6d9b5,0 0 0 3px #d32f2f}
 .ov-tile.discard::after{content:"discard";position:absolute;top:-15px;font-size:10px;color:#d32f2f;font-weight:700}
 .ov-tile.small{width:26px;height:38px;font-size:16px;padding-top:5px}
+.ov-tile.big{width:64px;height:94px;font-size:42px;padding-top:12px;border-radius:10px}
+.ov-tile.big .ov-dot{width:12px;height:12px;margin-top:9px}
+.ov-tile.big.discard::after{content:none}
+.ov-action{display:flex;align-items:center;gap:16px;margin:6px 0 8px 0}
+.ov-action .ov-verb{font:800 30px/1.1 system-ui,sans-serif;color:#b71c1c}
 .ov-opts td,.ov-opts th{padding:2px 8px;text-align:left}
 </style>
 """
 
 
+def action_html(verb: str, tile: Tile, okey: Tile | None) -> str:
+    """The move drawn for a player at arm's length: a large verb ("Throw")
+    beside the tile drawn large."""
+    return (f'<div class="ov-action"><span class="ov-verb">{escape(verb)}</span>'
+            f'{tile_html(tile, okey, discard=True, big=True)}</div>')
+
+
 def tile_html(tile: Tile, okey: Tile | None = None, *, stands_for: Tile | None = None,
-              discard: bool = False, small: bool = False, title: str = "") -> str:
+              discard: bool = False, small: bool = False, title: str = "", big: bool = False) -> str:
     """One tile: cream face, numeral in its colour; an okey gets a gold ring
     and an 'OKEY' badge (with the face it stands for below), a false joker a
     striped face with 'FJ' and the okey face it plays as."""
     classes = ["ov-tile"]
     if small:
         classes.append("small")
+    if big:
+        classes.append("big")
     badge = ""
     below = ""
     if tile.is_false_joker:

@@ -116,8 +116,8 @@ def main(argv: list[str] | None = None) -> int:
             page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(photo))
             time.sleep(1.0)  # let the rerun start
             reader = have_models() or bool(os.environ.get("OKEY_VISION_APP_READER"))
-            # the photo's caption names it; with a reader it also counts the tiles read
-            must = f"{photo.name}: " if reader else photo.name
+            # the photo's section names it; with a reader it also counts the tiles read
+            must = f"{photo.name} (" if reader else photo.name
             text = wait_advice(page, args.timeout, must_see=must)
             print(f"uploaded photo advice after {time.time() - t1:.1f} s: {text!r}")
             if not text:
@@ -130,6 +130,8 @@ def main(argv: list[str] | None = None) -> int:
                 want = analyse(truth, ind).headline()
                 print("true hand:", " ".join(truth), "indicator", ind, "->", want,
                       "| advice matches the truth:", want in text)
+            for lang in ("en", "tr"):
+                failures += phone_check(browser, lang, args.timeout, args.out.parent)
             body = page.inner_text("body")
             if "Traceback" in body or page.locator('[data-testid="stException"]').count():
                 failures.append("the page shows a traceback")
@@ -154,6 +156,43 @@ def main(argv: list[str] | None = None) -> int:
     for f in failures:
         print("FAIL:", f, file=sys.stderr)
     return 1 if failures else 0
+
+
+#: A phone's screen (CSS pixels): the action line must be on the first screen.
+PHONE = {"width": 390, "height": 844}
+
+
+def phone_check(browser, lang: str, timeout: float, folder: Path) -> list[str]:
+    """Open the app at phone size in ``lang`` on the sample photo: the move
+    (the action box) must sit inside the first 844 px; saves
+    ``app_phone_<lang>.png`` beside the main screenshot."""
+    page = browser.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page.goto(f"http://127.0.0.1:{PORT}/?lang={lang}", wait_until="domcontentloaded")
+    end = time.time() + timeout
+    box = None
+    while time.time() < end:
+        action = page.locator(".st-key-action [data-testid='stAlert']")
+        idle = not page.locator('[data-testid="stStatusWidget"]').count()
+        if idle and action.count():
+            box = action.first.bounding_box()
+            if box:
+                break
+        time.sleep(0.5)
+    failures = []
+    if box is None:
+        failures.append(f"phone ({lang}): no action line")
+    else:
+        text = page.locator(".st-key-action").first.inner_text().splitlines()[0]
+        print(f"phone ({lang}): action line {text!r} at y {box['y']:.0f}-{box['y'] + box['height']:.0f} px")
+        if box["y"] + box["height"] > PHONE["height"]:
+            failures.append(f"phone ({lang}): the action line ends at {box['y'] + box['height']:.0f} px, "
+                            f"below the first {PHONE['height']} px")
+    time.sleep(1.0)
+    shot = folder / f"app_phone_{lang}.png"
+    page.screenshot(path=str(shot), full_page=False)
+    shrink_png(shot, shot, 250_000)
+    page.close()
+    return failures
 
 
 def shrink_png(src: Path, dst: Path, max_bytes: int = 400_000) -> None:

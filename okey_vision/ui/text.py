@@ -1,0 +1,175 @@
+"""Every label and message the app shows, in English and Turkish.
+
+The coach's own sentences (what to do and why) live in
+:mod:`okey_vision.coach.text` and its Turkish twin
+:mod:`okey_vision.coach.text_tr`; :func:`coach_text` picks one. Players'
+words in Turkish: gösterge (indicator), okey, sahte okey (false joker),
+ıstaka (rack), per (meld), çift (pairs), at (discard), bitir (declare), çek
+(draw).
+
+>>> t("discards_seen", Lang.TR, n=2)
+'2 görülen taş sayıldı.'
+>>> Lang.pick("tr"), Lang.pick(None, "tr-TR,tr;q=0.9,en;q=0.8"), Lang.pick(None, "de-DE")
+(<Lang.TR: 'tr'>, <Lang.TR: 'tr'>, <Lang.EN: 'en'>)
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from types import ModuleType
+
+
+class Lang(str, Enum):
+    """The app's languages."""
+
+    EN = "en"
+    TR = "tr"
+
+    @property
+    def label(self) -> str:
+        """The language's own name, for the switch."""
+        return {"en": "English", "tr": "Türkçe"}[self.value]
+
+    @classmethod
+    def pick(cls, query: str | None, accept_language: str | None = None) -> Lang:
+        """``?lang=`` when it names a language, else Turkish when the browser
+        asks for it first among ours (Accept-Language), else English."""
+        if query and query.lower()[:2] in {lang.value for lang in cls}:
+            return cls(query.lower()[:2])
+        for part in (accept_language or "").split(","):
+            code = part.split(";")[0].strip().lower()[:2]
+            if code in {lang.value for lang in cls}:
+                return cls(code)
+        return cls.EN
+
+
+def coach_text(lang: Lang) -> ModuleType:
+    """The coach's sentences in ``lang``."""
+    if lang is Lang.TR:
+        from okey_vision.coach import text_tr
+
+        return text_tr
+    from okey_vision.coach import text
+
+    return text
+
+
+#: key -> (English, Turkish); ``{name}`` fields are filled by :func:`t`.
+TEXT: dict[str, tuple[str, str]] = {
+    "title": ("Okey coach", "Okey koçu"),
+    "tagline": ("Photo of your rack in: every tile read, the hand grouped, the move to play. "
+                "Runs entirely on this device.",
+                "Istakanın fotoğrafını ver: her taş okunur, el gruplanır, oynanacak hamle söylenir. "
+                "Tamamen bu cihazda çalışır."),
+    "language": ("Language", "Dil"),
+    "scoring": ("Scoring", "Puanlama"),
+    "scheme_countdown": ("countdown (start 20)", "geri sayım (20'den başlar)"),
+    "scheme_penalty": ("penalty points", "ceza puanı"),
+    "tile_help": ("Tiles: r red, y yellow, b blue, k black, 1-13; fj false joker. Turkish names work too "
+                  "(kırmızı5, sahte).",
+                  "Taşlar: r kırmızı, y sarı, b mavi, k siyah, 1-13; fj sahte okey. Türkçe adlar da olur "
+                  "(kırmızı5, sahte)."),
+    "camera": ("Camera", "Kamera"),
+    "camera_help": ("Take the photo with this device's camera", "Fotoğrafı bu cihazın kamerasıyla çek"),
+    "upload": ("Photo of your rack", "Istakanın fotoğrafı"),
+    "upload_help": ("Your rack from the front, numbers facing the camera",
+                    "Istakayı önden çek, sayılar kameraya baksın"),
+    "camera_take": ("Take a photo of your rack", "Istakanın fotoğrafını çek"),
+    "reader_missing": ("The tile reader is not available ({why}). Enter your tiles by hand below.",
+                       "Taş okuyucu çalışmıyor ({why}). Taşlarını aşağıdan elle gir."),
+    "reader_failed": ("The reader failed on this photo ({why}). Enter the tiles by hand below.",
+                      "Okuyucu bu fotoğrafta hata verdi ({why}). Taşları aşağıdan elle gir."),
+    "sample_recorded": ("Showing the sample's recorded tiles.", "Örneğin kayıtlı taşları gösteriliyor."),
+    "photo_failed": ("{why} The previous hand and its advice were cleared.",
+                     "{why} Önceki el ve önerisi silindi."),
+    "sample": ("the sample photo", "örnek fotoğraf"),
+    "photo_caption": ("{label}: {n} tiles read", "{label}: {n} taş okundu"),
+    "photo_section": ("Photo: {label} ({n} tiles read)", "Fotoğraf: {label} ({n} taş okundu)"),
+    "check_marked": ("Check the tiles marked '?' (orange boxes): {tiles}. Correct them under 'Correct the tiles'.",
+                     "'?' işaretli taşlara bak (turuncu kutular): {tiles}. 'Taşları düzelt' bölümünden düzelt."),
+    "they_are_right": ("They are right", "Doğrular"),
+    "apart": ("Apart from the rack (purple): {tiles}", "Istakanın dışında (mor): {tiles}"),
+    "apart_indicator": ("; indicator {ind}", "; gösterge {ind}"),
+    "advice": ("Advice", "Öneri"),
+    "why": ("Why: {reason}.", "Neden: {reason}."),
+    "indicator_line": ("Indicator {ind}, okey {okey} (wild); a false joker plays as {okey}.",
+                       "Gösterge {ind}, okey {okey} (joker); sahte okey {okey} yerine geçer."),
+    "discards_seen": ("{n} seen tiles counted.", "{n} görülen taş sayıldı."),
+    "assumes_indicator": ("This photo shows no indicator: the advice assumes {ind} ({source}).",
+                          "Bu fotoğrafta gösterge yok: öneri {ind} göstergesine göre ({source})."),
+    "source_player": ("set by you", "senin seçtiğin"),
+    "source_photo": ("read from the photo - confirm", "fotoğraftan okundu - kontrol et"),
+    "ask_indicator": ("This photo shows no indicator: choose it under 'This round' to get advice.",
+                      "Bu fotoğrafta gösterge yok: öneri için 'Bu el' bölümünden göstergeyi seç."),
+    "twin": ("You hold the indicator's twin ({ind}): show it at the start of the round for the bonus.",
+             "Göstergenin eşi sende ({ind}): bonus için elin başında göster."),
+    "throw_this": ("Throw", "At"),
+    "other_declares": ("Other ways to declare: {ways}", "Bitirmenin diğer yolları: {ways}"),
+    "points": ("pts", "puan"),
+    "discards_best_first": ("Discards, best first", "Atılacak taşlar, en iyisi önce"),
+    "table_head": ("| # | discard | distance | outs | waiting for |",
+                   "| # | at | mesafe | işe yarayan | beklenen taşlar |"),
+    "fourteen": ("{n} tiles: {distance}", "{n} taş: {distance}"),
+    "outs_list": ("; {n} outs: {tiles}", "; işe yarayan {n} taş: {tiles}"),
+    "offered": ("Tile the previous player just discarded (take it or draw?)",
+                "Önceki oyuncunun attığı taş (alayım mı, çekeyim mi?)"),
+    "offered_placeholder": ("choose the tile on their pile", "yerdeki taşı seç"),
+    "correct": ("Correct the tiles ({n} on the rack)", "Taşları düzelt (ıstakada {n} taş)"),
+    "remove": ("(remove)", "(çıkar)"),
+    "add_tile": ("Add a tile", "Taş ekle"),
+    "add_placeholder": ("choose a tile", "bir taş seç"),
+    "add": ("Add", "Ekle"),
+    "clear": ("Clear all", "Hepsini sil"),
+    "type_hand": ("Or type the whole hand", "Ya da bütün eli yaz"),
+    "type_help": ("Replaces the tiles above", "Yukarıdaki taşların yerine geçer"),
+    "maybe": (" ? maybe {alts}", " ? belki {alts}"),
+    "round": ("This round: indicator and tiles seen", "Bu el: gösterge ve görülen taşlar"),
+    "indicator_pick": ("Indicator (the tile turned face up)", "Gösterge (açılan taş)"),
+    "indicator_help": ("Read from the photo when a tile lies apart from the rack; change it here",
+                       "Istakanın dışında bir taş varsa fotoğraftan okunur; buradan değiştir"),
+    "not_set": ("(not set)", "(seçilmedi)"),
+    "okey_is": ("okey {okey}", "okey {okey}"),
+    "seen_input": ("Tiles seen on the discard piles, turn {turn} (type and press Enter)",
+                   "Yere atılan taşlar, {turn}. tur (yaz ve Enter'a bas)"),
+    "seen_placeholder": ("e.g. r5 k7", "örn. r5 k7"),
+    "add_seen": ("Add seen", "Ekle"),
+    "next_turn": ("Next turn", "Sonraki tur"),
+    "undo_seen": ("Undo seen", "Geri al"),
+    "new_round": ("New round", "Yeni el"),
+    "seen_by_turn": ("Seen, by turn: {turns}", "Görülenler, tur tur: {turns}"),
+    "turn": ("turn {t}: {tiles}", "{t}. tur: {tiles}"),
+    "scores": ("Scores", "Puanlar"),
+    "players": ("Players", "Oyuncular"),
+    "names": ("Names (comma separated)", "Adlar (virgülle ayır)"),
+    "player_n": ("Player {k}", "Oyuncu {k}"),
+    "start_table": ("Start the score table", "Puan tablosunu başlat"),
+    "countdown_rule": ("{scheme} scoring - start 20, first at 0 ends the game",
+                       "{scheme} - 20'den başlar, ilk 0'a inen oyunu bitirir"),
+    "penalty_rule": ("{scheme} scoring - start 0, lowest total is best",
+                     "{scheme} - 0'dan başlar, en düşük toplam kazanır"),
+    "game_over": ("Game over: {who} wins.", "Oyun bitti: {who} kazandı."),
+    "won_by": ("Round won by", "Eli kazanan"),
+    "nobody": ("nobody (stall)", "kimse (taş bitti)"),
+    "finish": ("Finish", "Bitiş"),
+    "okey_discard": ("okey discard", "okey atarak"),
+    "twin_shown": ("indicator twin shown by", "gösterge eşini gösteren"),
+    "record_round": ("Record round", "Eli kaydet"),
+    "undo_round": ("Undo last round", "Son eli geri al"),
+    "new_game": ("New game", "Yeni oyun"),
+    "scheme_switch": ("The score table counts {old} scoring. Start a new table in {new} scoring?",
+                      "Puan tablosu {old} ile sayıyor. {new} ile yeni tablo başlatılsın mı?"),
+    "scheme_new_table": ("New table in {new}", "{new} ile yeni tablo"),
+    "scheme_keep": ("Keep {old}", "{old} kalsın"),
+    "photo_to_advice": ("Photo to advice in {s:.2f} s.", "Fotoğraftan öneriye {s:.2f} sn."),
+    "unexpected": ("Something went wrong ({why}). Try another photo or correct the tiles; the round is kept.",
+                   "Bir şeyler ters gitti ({why}). Başka bir fotoğraf dene ya da taşları düzelt; el korunuyor."),
+}
+
+
+def t(key: str, lang: Lang = Lang.EN, **fields: object) -> str:
+    """The text ``key`` in ``lang``, its ``{fields}`` filled."""
+    en, tr = TEXT[key]
+    return (tr if lang is Lang.TR else en).format(**fields)
+
+
+__all__ = ["Lang", "TEXT", "t", "coach_text"]

@@ -1,0 +1,40 @@
+"""The coach's sentences in English and Turkish stay in step; the app's texts exist in both."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from okey_vision.coach import text, text_tr
+from okey_vision.ui.text import TEXT, Lang, coach_text, t
+
+
+def public_functions(module) -> dict[str, inspect.Signature]:
+    return {n: inspect.signature(f) for n, f in vars(module).items()
+            if inspect.isfunction(f) and not n.startswith("_") and f.__module__ == module.__name__}
+
+
+def test_turkish_coach_text_has_every_english_sentence() -> None:
+    en, tr = public_functions(text), public_functions(text_tr)
+    missing = set(en) - set(tr)
+    assert not missing, f"text_tr lacks {sorted(missing)}"
+    for name, sig in en.items():
+        assert list(tr[name].parameters) == list(sig.parameters), name
+
+
+@pytest.mark.parametrize("key", sorted(TEXT))
+def test_every_app_text_in_both_languages(key: str) -> None:
+    en, tr = TEXT[key]
+    assert en.strip() and tr.strip()
+    # the same fields in both, so a translation never drops a number or a tile
+    fields = lambda s: sorted(f.split(":")[0] for f in __import__("re").findall(r"{(\w[^}]*)}", s))  # noqa: E731
+    assert fields(en) == fields(tr), key
+
+
+def test_language_choice() -> None:
+    assert Lang.pick("TR") is Lang.TR and Lang.pick("en", "tr-TR") is Lang.EN
+    assert Lang.pick(None, "en-US,tr;q=0.5") is Lang.EN and Lang.pick(None, "tr,en;q=0.5") is Lang.TR
+    assert Lang.pick("xx", None) is Lang.EN
+    assert coach_text(Lang.TR) is text_tr and coach_text(Lang.EN) is text
+    assert t("okey_is", Lang.TR, okey="r4") == "okey r4"
