@@ -480,6 +480,67 @@ def scores_panel() -> None:
 
 # ------------------------------------------------------------------- page ---
 
+def live_view() -> None:
+    """Live coaching: the camera streams to the server (WebRTC, no STUN/TURN:
+    loopback and the local network need none), a worker reads the newest
+    frame every few hundred ms, the hand shown is voted across recent reads."""
+    from streamlit_webrtc import WebRtcMode, webrtc_streamer
+
+    from okey_vision.ui.live import LiveReader
+
+    ss = st.session_state
+    reader, msg = get_reader(os.environ.get("OKEY_VISION_APP_READER", ""))
+    if reader is None:
+        st.warning(tx("reader_missing", why=msg))
+        return
+    if "live_reader" not in ss:
+        ss.live_reader = LiveReader(reader)
+    live: LiveReader = ss.live_reader
+
+    def on_frame(frame):
+        live.offer(frame.to_ndarray(format="bgr24"))  # cheap: the worker reads it later
+        return frame
+
+    st.caption(tx("live_start"))
+    try:
+        webrtc_streamer(key="live_camera", mode=WebRtcMode.SENDRECV, video_frame_callback=on_frame,
+                        rtc_configuration={"iceServers": []},
+                        media_stream_constraints={"video": {"facingMode": "environment"}, "audio": False},
+                        async_processing=True)
+    except Exception as exc:  # noqa: BLE001 - no WebRTC runtime here (e.g. a test harness): say so
+        log.warning("live camera unavailable: %s", exc)
+        st.warning(tx("live_unavailable", why=type(exc).__name__))
+        return
+    live_panel()
+
+
+@st.fragment(run_every=1.0)
+def live_panel() -> None:
+    """The hand read live, how fresh it is, and the advice for it (refreshed every second)."""
+    ss = st.session_state
+    live = ss.get("live_reader")
+    if live is None:
+        return
+    state = live.state()
+    if state.hand:
+        st.markdown(f"**{tx('live_hand', hand='').strip()}** `{' '.join(state.hand)}`")
+    else:
+        st.info(tx("live_none"))
+    ago = state.freshness()
+    if ago is not None:
+        st.caption(tx("live_fresh", ago=ago, reads=state.reads, per=1 / max(live.interval, state.read_seconds),
+                      ms=state.read_seconds * 1000))
+    if state.indicator and ss.ind_source != "player" and ss.round.indicator is None:
+        st.caption(tx("live_indicator", ind=state.indicator))
+    indicator = ss.round.indicator or state.indicator
+    if state.hand:
+        result = ss.coach.analyse(list(state.hand), indicator, ss.round.seen_tiles(), ss.scheme)
+        if result.ok:
+            show_action(result)
+        else:
+            st.warning(result.message)
+
+
 def scheme_label(scheme: str) -> str:
     """The scoring scheme in the session's words."""
     return tx("scheme_countdown" if scheme == COUNTDOWN else "scheme_penalty")
@@ -538,7 +599,7 @@ def main() -> None:
     init_state()
     ss = st.session_state
     ss.setdefault("scheme_pick", ss.scheme)
-    st.markdown("<style>.block-container{padding-top:1.2rem;padding-bottom:1rem}"
+    st.markdown("<style>.block-container{padding-top:2.6rem;padding-bottom:1rem}"
                 ".st-key-action [data-testid=stAlert] p{font-size:1.45rem;font-weight:700;line-height:1.25}</style>",
                 unsafe_allow_html=True)
     head, switch = st.columns([3, 1])
@@ -549,6 +610,14 @@ def main() -> None:
     with st.sidebar:
         scheme_picker()
         st.caption(tx("tile_help"))
+
+    if "live_on" not in ss:
+        ss.live_on = st.query_params.get("live") == "1"
+    if st.toggle(tx("live"), key="live_on", help=tx("live_help")):
+        live_view()
+        with st.expander(tx("round"), expanded=False):
+            round_panel()
+        return
 
     name, data = photo_input()
     if data is not None or name:

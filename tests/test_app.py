@@ -452,3 +452,15 @@ def test_turkish_page(monkeypatch):
     assert "Gösterge r3, okey r4" in text and "Atılacak taşlar" in text
     assert any(e.label.startswith("Taşları düzelt") for e in at.expander)
     assert at.radio(key="lang_pick").value == "tr"
+
+
+def test_live_view_opens_from_the_url(monkeypatch):
+    pytest.importorskip("streamlit_webrtc")
+    monkeypatch.setenv("OKEY_VISION_APP_READER", FAKE)
+    fake.set_reads(fake.reads_from_truth(sample_truth()))
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["live"] = "1"
+    at.run()
+    assert_clean(at)
+    assert at.toggle(key="live_on").value is True
+    assert "press START" in all_text(at)

@@ -132,6 +132,13 @@ def main(argv: list[str] | None = None) -> int:
                       "| advice matches the truth:", want in text)
             for lang in ("en", "tr"):
                 failures += phone_check(browser, lang, args.timeout, args.out.parent)
+            browser.close()
+            failures += live_check(p, tmp, args.timeout, args.out.parent)
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+            page = browser.new_page(viewport={"width": 1280, "height": 1000})
+            page.goto(f"http://127.0.0.1:{PORT}/", wait_until="domcontentloaded")
+            page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(photo))
+            wait_advice(page, args.timeout, must_see=f"{photo.name} (" if reader else photo.name)
             body = page.inner_text("body")
             if "Traceback" in body or page.locator('[data-testid="stException"]').count():
                 failures.append("the page shows a traceback")
@@ -156,6 +163,65 @@ def main(argv: list[str] | None = None) -> int:
     for f in failures:
         print("FAIL:", f, file=sys.stderr)
     return 1 if failures else 0
+
+
+def write_y4m(path: Path, seed: int = 26, frames: int = 20, size: tuple[int, int] = (960, 720)) -> list[str]:
+    """A Y4M video of a rendered rack (Chromium's fake camera plays it in a
+    loop); returns the rack's hand in the order a player reads it."""
+    import cv2
+
+    from okey_vision.synth import SynthConfig, render_scene
+
+    scene = render_scene(seed, SynthConfig(long_side=(size[0], size[0]), aspects=(size[0] / size[1],),
+                                           p_flat=0.0, p_typical_hand=1.0, effects=False, p_hand=0.0,
+                                           p_objects=0.0, p_other_rack=0.0, p_discards=0.0, p_indicator=1.0,
+                                           max_tilt=8.0, max_roll=2.0, tile_height=(70.0, 90.0)))
+    img = cv2.resize(scene.image, size, interpolation=cv2.INTER_AREA)
+    yuv = cv2.cvtColor(img, cv2.COLOR_BGR2YUV_I420).tobytes()
+    with open(path, "wb") as f:
+        f.write(f"YUV4MPEG2 W{size[0]} H{size[1]} F10:1 Ip A1:1 C420jpeg\n".encode())
+        for _ in range(frames):
+            f.write(b"FRAME\n" + yuv)
+    rack = sorted((t for t in scene.tiles if t.on_rack), key=lambda t: (t.row, (t.box[0] + t.box[2]) / 2))
+    return [t.tile.name for t in rack]
+
+
+def live_check(p, tmp: Path, timeout: float, folder: Path) -> list[str]:
+    """?live=1 with Chromium's fake camera playing a rendered rack: the live
+    view must show that rack's hand in the project's notation within a minute."""
+    video = tmp / "rack.y4m"
+    hand = " ".join(write_y4m(video))
+    browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS + [
+        "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+        f"--use-file-for-fake-video-capture={video}",
+        # loopback ICE without mDNS names, which the server side cannot resolve
+        "--disable-features=WebRtcHideLocalIpsWithMdns"])
+    page = browser.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    failures = []
+    try:
+        page.goto(f"http://127.0.0.1:{PORT}/?live=1&lang=en", wait_until="domcontentloaded")
+        start = page.frame_locator("iframe[title*='webrtc']").get_by_role("button", name="START")
+        start.click(timeout=timeout * 1000)
+        t0 = time.time()
+        seen = ""
+        while time.time() - t0 < 60:
+            body = page.inner_text("body")
+            if hand in body:
+                seen = hand
+                break
+            time.sleep(0.5)
+        print(f"live: rack {hand!r} {'shown after %.1f s' % (time.time() - t0) if seen else 'NOT shown in 60 s'}")
+        time.sleep(1.0)
+        page.screenshot(path=str(folder / "app_live.png"), full_page=False)
+        shrink_png(folder / "app_live.png", folder / "app_live.png", 250_000)
+        if not seen:
+            last = [ln for ln in page.inner_text("body").splitlines() if ln.strip()][-8:]
+            failures.append(f"live: the rack's hand was not shown within 60 s (page ends: {last})")
+    except Exception as exc:  # noqa: BLE001 - report, do not crash the whole check
+        failures.append(f"live: {type(exc).__name__}: {str(exc).splitlines()[0]}")
+    finally:
+        browser.close()
+    return failures
 
 
 #: A phone's screen (CSS pixels): the action line must be on the first screen.
