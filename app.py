@@ -36,6 +36,7 @@ from okey_vision.ui.round import LiveRound  # noqa: E402
 from okey_vision.ui.sample import sample_bytes  # noqa: E402
 from okey_vision.ui.scores import Round, ScoreTable  # noqa: E402
 from okey_vision.ui.text import Lang, coach_text, t  # noqa: E402
+from okey_vision.vision.reads import APART  # noqa: E402
 
 log = logging.getLogger("okey_vision.app")
 if not log.handlers:
@@ -180,8 +181,8 @@ def take_photo(name: str, data: bytes) -> None:
             forget_photo(ss.photo_error, keep_image=True)
         return
     ss.photo_reads = got
-    set_hand([{"name": r.tile.name, "low": r.low_confidence,
-               "alts": [t.name for t, _ in r.alternatives[:3]]} for r in got.rack])
+    set_hand([{"name": r.tile.name, "low": r.low_confidence, "read": i,
+               "alts": [t.name for t, _ in r.alternatives[:3]]} for i, r in enumerate(got.rack)])
     ind = pick_indicator(got.apart)
     photo_indicator(ind.name if ind is not None else None)
     ss.photo_t0 = t0
@@ -215,21 +216,61 @@ def forget_photo(message: str, keep_image: bool = False) -> None:
 
 # ------------------------------------------------------------------ views ---
 
+def shown_reads(got) -> list:
+    """The photo's reads as the player has corrected them: each rack read
+    labelled with its hand entry's tile (removed ones dropped), then the
+    tiles apart."""
+    from dataclasses import replace
+
+    from okey_vision.tiles import parse_tile
+
+    by_read = {e.get("read"): e for e in st.session_state.hand if e.get("read") is not None}
+    out = []
+    for i, r in enumerate(got.rack):
+        e = by_read.get(i)
+        if e is not None:
+            conf = r.confidence if e["low"] else max(r.confidence, 0.99)
+            out.append(replace(r, tile=parse_tile(e["name"]), confidence=conf))
+    return out + list(got.apart)
+
+
 def show_photo() -> None:
-    from okey_vision.ui.photo import draw_reads
+    """The photo with every read boxed and labelled (redrawn after each
+    correction); tap a tile on it to correct that tile."""
+    from okey_vision.ui.photo import draw_reads, overlay_scale, read_at
 
     ss = st.session_state
     if ss.photo_img is None:
         return
     got = ss.photo_reads
-    reads = got.reads if got else []
+    reads = shown_reads(got) if got else []
     label = tx("sample") if ss.photo_name == SAMPLE else ss.photo_name
-    key = (ss.photo_key, ss.round.indicator)
-    if ss.get("overlay_key") != key:  # drawn once per photo and indicator, not on every tap
+    key = (ss.photo_key, ss.round.indicator, tuple((e.get("read"), e["name"], e["low"]) for e in ss.hand))
+    if ss.get("overlay_key") != key:  # drawn once per photo, indicator and correction, not on every rerun
         ss.overlay = draw_reads(ss.photo_img, reads, ss.round.indicator)
         ss.overlay_key = key
-    st.image(ss.overlay, caption=tx("photo_caption", label=label, n=len(reads)) if got else label,
-             width="stretch", output_format="JPEG")
+    tap = None
+    try:
+        from streamlit_image_coordinates import streamlit_image_coordinates
+    except ImportError:  # the plain photo: correct with the pickers below
+        streamlit_image_coordinates = None
+    if streamlit_image_coordinates is not None and got:
+        st.caption(tx("tap_to_correct"))
+        tap = streamlit_image_coordinates(ss.overlay, key=f"tap_{ss.photo_key}", use_column_width="always",
+                                          image_format="JPEG", jpeg_quality=85)
+    else:
+        st.image(ss.overlay, caption=tx("photo_caption", label=label, n=len(reads)) if got else label,
+                 width="stretch", output_format="JPEG")
+    if tap and tap.get("unix_time") != ss.get("tap_seen"):
+        ss.tap_seen = tap.get("unix_time")
+        s = overlay_scale(ss.photo_img) * tap["width"] / ss.overlay.shape[1]  # shown px per photo px
+        hit = read_at(reads, tap["x"] / s, tap["y"] / s)
+        if hit is not None and reads[hit].row != APART:
+            rack_index = [i for i, r in enumerate(got.rack) if r.box == reads[hit].box]
+            entry = next((k for k, e in enumerate(ss.hand) if rack_index and e.get("read") == rack_index[0]), None)
+            ss.tapped = entry
+    if ss.get("tapped") is not None and ss.tapped < len(ss.hand):
+        tap_picker(ss.tapped)
     if got:
         for w in got.warnings:
             st.warning(w)
@@ -242,6 +283,28 @@ def show_photo() -> None:
         if got.apart:
             st.caption(tx("apart", tiles=", ".join(r.tile.name for r in got.apart))
                        + (tx("apart_indicator", ind=ss.round.indicator.name) if ss.round.indicator else ""))
+
+
+def tap_picker(i: int) -> None:
+    """The one picker for the tile the player tapped."""
+    ss = st.session_state
+    e = ss.hand[i]
+    remove = tx("remove")
+    key = f"tap_pick_{ss.ver}_{i}"
+
+    def changed() -> None:
+        value = st.session_state[key]
+        st.session_state.correcting = True
+        entries = list(st.session_state.hand)
+        if value == remove:
+            entries.pop(i)
+        else:
+            entries[i] = dict(entries[i], name=value, low=False, alts=[])
+        st.session_state.tapped = None
+        set_hand(entries)
+
+    st.selectbox(tx("tapped_tile", k=i + 1, tile=e["name"]), [remove] + TILE_NAMES,
+                 index=TILE_NAMES.index(e["name"]) + 1, key=key, on_change=changed)
 
 
 def show_action(a: Analysis) -> None:
@@ -336,7 +399,7 @@ def edit_tiles() -> None:
             entries.pop(i)
             set_hand(entries)
         else:
-            entries[i] = {"name": value, "low": False, "alts": []}
+            entries[i] = dict(entries[i], name=value, low=False, alts=[])
             st.session_state.hand = entries
 
     per_row = 5

@@ -108,7 +108,10 @@ def test_default_flow_shows_reads_and_advice(monkeypatch):
     assert at.selectbox(key="ind_pick").value == "r3"
     expected = analyse(truth["hand"], "r3")
     assert headline(at) == expected.headline()
-    assert len(at.image) >= 1  # the photo with boxes
+    # the photo with boxes, shown tappable (issue 13) or as a plain image
+    overlay = at.session_state["overlay"]
+    assert overlay.ndim == 3 and max(overlay.shape[:2]) <= 1024
+    assert len(at.image) >= 1 or "Tap a tile on the photo to correct it." in all_text(at)
     assert "okey r4" in all_text(at)
     assert "| # | discard | distance | outs |" in all_text(at)
 

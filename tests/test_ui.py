@@ -230,3 +230,16 @@ def test_read_photo_sets_aside_the_least_sure_extra_tiles():
     got = read_photo(img, lambda image: reads)
     assert len(got.rack) == 15 and "r7" not in [r.name for r in got.rack]
     assert any("(r7) set aside" in w for w in got.warnings)
+
+
+def test_a_tap_finds_the_tile_under_it():
+    from okey_vision.ui.photo import read_at
+
+    t = parse_tile
+    reads = [TileRead((10, 10, 40, 50), t("r5"), 0.9), TileRead((42, 10, 72, 50), t("r6"), 0.9),
+             TileRead((200, 200, 230, 240), t("k3"), 0.9, row=APART)]
+    assert read_at(reads, 25, 30) == 0 and read_at(reads, 60, 12) == 1
+    assert read_at(reads, 41, 30) in (0, 1)          # between two touching tiles: one of them
+    assert read_at(reads, 215, 245) == 2            # just below a tile: still that tile
+    assert read_at(reads, 120, 120) is None          # the table: nothing
+    assert read_at([], 5, 5) is None

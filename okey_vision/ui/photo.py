@@ -104,16 +104,28 @@ def pick_indicator(apart: Sequence[TileRead]) -> Tile | None:
     return max(ok, key=lambda r: r.confidence).tile
 
 
-def draw_reads(img, reads: Sequence[TileRead], indicator: Tile | None = None, max_side: int = 1024):
+#: Overlay size: the photo drawn for the page (long side), with labels sized for a phone.
+OVERLAY_SIDE = 1024
+
+
+def overlay_scale(img, max_side: int = OVERLAY_SIDE) -> float:
+    """Overlay pixels per photo pixel (at most 1)."""
+    h, w = img.shape[:2]
+    return min(1.0, max_side / max(h, w))
+
+
+def draw_reads(img, reads: Sequence[TileRead], indicator: Tile | None = None, max_side: int = OVERLAY_SIDE):
     """A copy of the photo (RGB, long side at most ``max_side``) with every
-    read boxed and labelled: green box for a sure read, orange with a '?' for
-    a low-confidence one, purple for tiles apart from the rack."""
+    read boxed and labelled on its tile: green box for a sure read, orange
+    with a '?' for a low-confidence one, purple for tiles apart from the rack.
+    Labels are large enough to read on a phone (the overlay is shown about
+    400 px wide there)."""
     import cv2
 
     h, w = img.shape[:2]
-    s = min(1.0, max_side / max(h, w))
+    s = overlay_scale(img, max_side)
     out = cv2.resize(img, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA) if s < 1 else img.copy()
-    thick = max(1, round(max(out.shape[:2]) / 500))
+    thick = max(2, round(max(out.shape[:2]) / 400))
     for r in reads:
         x1, y1, x2, y2 = (int(round(v * s)) for v in r.box)
         if r.row == APART:
@@ -126,12 +138,37 @@ def draw_reads(img, reads: Sequence[TileRead], indicator: Tile | None = None, ma
         label = f"{r.tile.name}" + ("?" if r.low_confidence else "")
         if r.row == APART and indicator is not None and r.tile == indicator:
             label += " ind"
-        scale = max(0.35, min(0.9, (y2 - y1) / 70))
-        (tw, th), base = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
-        ty = y1 - 3 if y1 - th - 6 > 0 else y2 + th + 3
-        cv2.rectangle(out, (x1, ty - th - 3), (x1 + tw + 4, ty + base - 1), color, -1)
-        cv2.putText(out, label, (x1 + 2, ty - 1), cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 255, 255), 1, cv2.LINE_AA)
+        # sized by the overlay, not the tile: readable when the photo is shrunk to a phone's width
+        scale = max(0.8, min(1.5, max(out.shape[:2]) / 900))
+        weight = 2
+        (tw, th), base = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, weight)
+        cx = (x1 + x2) // 2
+        lx = int(min(max(0, cx - tw // 2 - 3), out.shape[1] - tw - 6))
+        ty = y1 - 4 if y1 - th - 8 > 0 else y2 + th + 6
+        cv2.rectangle(out, (lx, ty - th - 4), (lx + tw + 6, ty + base), color, -1)
+        cv2.putText(out, label, (lx + 3, ty - 1), cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 255, 255), weight,
+                    cv2.LINE_AA)
     return out[:, :, ::-1]
 
 
-__all__ = ["PhotoReads", "decode_photo", "read_photo", "draw_reads", "pick_indicator", "sharpness"]
+def read_at(reads: Sequence[TileRead], x: float, y: float) -> int | None:
+    """The index of the read a tap at photo pixel (x, y) points at: the box
+    holding it (the nearest centre if several), or the nearest box within
+    half a tile of it; None when the tap is away from every tile."""
+    best, best_d = None, None
+    for i, r in enumerate(reads):
+        x1, y1, x2, y2 = r.box
+        w, h = x2 - x1, y2 - y1
+        dx = max(x1 - x, 0.0, x - x2) / max(w, 1.0)
+        dy = max(y1 - y, 0.0, y - y2) / max(h, 1.0)
+        if dx > 0.5 or dy > 0.5:
+            continue
+        cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+        d = (dx + dy, ((x - cx) / max(w, 1.0)) ** 2 + ((y - cy) / max(h, 1.0)) ** 2)
+        if best_d is None or d < best_d:
+            best, best_d = i, d
+    return best
+
+
+__all__ = ["PhotoReads", "decode_photo", "read_photo", "draw_reads", "read_at", "overlay_scale",
+           "pick_indicator", "sharpness", "OVERLAY_SIDE"]

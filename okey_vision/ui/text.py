@@ -161,6 +161,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "scheme_new_table": ("New table in {new}", "{new} ile yeni tablo"),
     "scheme_keep": ("Keep {old}", "{old} kalsın"),
     "photo_to_advice": ("Photo to advice in {s:.2f} s.", "Fotoğraftan öneriye {s:.2f} sn."),
+    "tap_to_correct": ("Tap a tile on the photo to correct it.", "Düzeltmek için fotoğraftaki taşa dokun."),
+    "tapped_tile": ("Tile #{k} you tapped: {tile}", "Dokunduğun {k}. taş: {tile}"),
     "live": ("Live camera", "Canlı kamera"),
     "live_help": ("Coach continuously from this device's camera (?live=1 opens it directly)",
                   "Bu cihazın kamerasıyla sürekli koçluk (?live=1 doğrudan açar)"),

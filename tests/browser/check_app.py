@@ -132,6 +132,7 @@ def main(argv: list[str] | None = None) -> int:
                       "| advice matches the truth:", want in text)
             for lang in ("en", "tr"):
                 failures += phone_check(browser, lang, args.timeout, args.out.parent)
+            failures += tap_check(browser, args.timeout, args.out.parent)
             browser.close()
             failures += live_check(p, tmp, args.timeout, args.out.parent)
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
@@ -163,6 +164,52 @@ def main(argv: list[str] | None = None) -> int:
     for f in failures:
         print("FAIL:", f, file=sys.stderr)
     return 1 if failures else 0
+
+
+def tap_check(browser, timeout: float, folder: Path) -> list[str]:
+    """On a phone-size page with the sample photo: open the photo, tap the
+    last rack tile (k6, really r12 in this test), pick r12 in the picker the
+    tap opens, and the advice must change to declaring."""
+    from okey_vision.ui.sample import sample_truth
+
+    truth = sample_truth()
+    rack = [t for t in truth["tiles"] if t.get("on_rack", True)]
+    rack.sort(key=lambda t: (t["row"], (t["box"][0] + t["box"][2]) / 2))
+    target = rack[-1]
+    page = browser.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    failures = []
+    try:
+        page.goto(f"http://127.0.0.1:{PORT}/?lang=en", wait_until="domcontentloaded")
+        before = wait_advice(page, timeout)
+        page.get_by_text("Photo: the sample photo").click()
+        img = page.frame_locator("iframe[title*='image_coordinates']").locator("img")
+        img.wait_for(timeout=timeout * 1000)
+        box = img.bounding_box()
+        w, h = truth["size"]
+        x1, y1, x2, y2 = target["box"]
+        img.click(position={"x": (x1 + x2) / 2 * box["width"] / w, "y": (y1 + y2) / 2 * box["height"] / h})
+        picker = page.get_by_label(f"Tile #{len(rack)} you tapped: {target['tile']}")
+        picker.wait_for(timeout=timeout * 1000)
+        picker.click()
+        page.keyboard.type("r12")
+        page.keyboard.press("Enter")
+        end = time.time() + timeout
+        after = before
+        while time.time() < end and after == before:
+            time.sleep(0.5)
+            after = advice_text(page)
+        print(f"tap correction: {target['tile']} -> r12: advice {before.splitlines()[0]!r} -> "
+              f"{after.splitlines()[0] if after else ''!r}")
+        if not after.startswith("Declare"):
+            failures.append(f"tap correction: the advice did not change to declaring ({after!r})")
+        time.sleep(1.0)
+        page.screenshot(path=str(folder / "app_tap.png"), full_page=False)
+        shrink_png(folder / "app_tap.png", folder / "app_tap.png", 250_000)
+    except Exception as exc:  # noqa: BLE001 - report, do not crash the whole check
+        failures.append(f"tap correction: {type(exc).__name__}: {str(exc).splitlines()[0]}")
+    finally:
+        page.close()
+    return failures
 
 
 def write_y4m(path: Path, seed: int = 26, frames: int = 20, size: tuple[int, int] = (960, 720)) -> list[str]:
