@@ -323,7 +323,7 @@ def show_action(a: Analysis) -> None:
         rec = a.recommended
         throw = a.finish.discard if a.finish else (rec.tile if rec else None)
         if throw is not None and len(a.hand.tiles) == MAX_HAND:
-            st.markdown(render.CSS + render.action_html(tx("throw_this"), throw, a.okey),
+            st.markdown(render.css(lang()) + render.action_html(tx("throw_this"), throw, a.okey),
                         unsafe_allow_html=True)
         ties = [o for o in a.discards[1:] if rec is not None and (o.distance, o.outs) == (rec.distance, rec.outs)]
         if ties and a.finish is None:
@@ -339,17 +339,22 @@ def show_advice(a: Analysis) -> None:
     """The hand drawn grouped, the indicator, the other finishes and the ranked discards."""
     okey = a.okey
     ind = a.hand.indicator
-    st.markdown(render.CSS, unsafe_allow_html=True)
+    st.markdown(render.css(lang()), unsafe_allow_html=True)
     advice = a.advice
     st.caption(tx("indicator_line", ind=ind.name, okey=okey.name)
                + (" " + tx("discards_seen", n=len(a.hand.seen)) if a.hand.seen else ""))
     if advice is not None and advice.indicator_twin:
         st.caption(tx("twin", ind=ind.name))
     melds, left, caption = groups_for_display(a)
+    if lang() is not Lang.EN:  # the same groups, captioned in the player's language
+        arr = a.arrangement
+        caption = (tx("declare_with", how=coach_text(lang()).kind_label(a.finish.kind)) if a.finish else
+                   tx("pairs_route", n=len(melds)) if melds and melds[0].kind == "pair" else
+                   tx("melds_route", k=arr.tiles_in_melds, n=len(arr.hand)))
     rec = a.recommended
     discard = a.finish.discard if a.finish else (rec.tile if rec else None)
     st.markdown(f"**{caption}**")
-    st.markdown(render.hand_html(melds, left, okey, discard=discard), unsafe_allow_html=True)
+    st.markdown(render.hand_html(melds, left, okey, discard=discard, lang=lang()), unsafe_allow_html=True)
     if a.finish is not None and len(a.declaration.finishes) > 1:
         others = sorted({f"{f.discard.name if f.discard else '-'} ({f.kind.label}, {f.points(a.scheme)} "
                          f"{tx('points')})" for f in a.declaration.finishes if f != a.finish})
@@ -484,7 +489,7 @@ def round_panel() -> None:
         st.warning(ss.flash)
     if r.seen:
         okey = okey_of(r.indicator) if r.indicator else None
-        st.markdown(render.CSS + render.tiles_row_html(r.seen_tiles(), okey), unsafe_allow_html=True)
+        st.markdown(render.css(lang()) + render.tiles_row_html(r.seen_tiles(), okey), unsafe_allow_html=True)
         st.caption(tx("seen_by_turn", turns="; ".join(tx("turn", t=k, tiles=v) for k, v in r.by_turn())))
 
 

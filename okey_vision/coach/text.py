@@ -16,6 +16,7 @@ if TYPE_CHECKING:  # pragma: no cover - names for type hints only
     from okey_vision.coach.advice import Action, Advice
     from okey_vision.coach.ranking import DiscardOption
     from okey_vision.coach.reading import Reading
+    from okey_vision.scoring import FinishKind
     from okey_vision.solver import Finish
 
 #: Each action in words (:attr:`okey_vision.coach.Action.label`).
@@ -147,3 +148,8 @@ def ties_text(best: DiscardOption, ties: Sequence[DiscardOption]) -> str:
     what = "finish" if d == 1 else "bring you closer"
     return (f"{joined} are equally good: {'both' if len(names) == 2 else 'all'} leave you {away} "
             f"with {best.outs} tiles that {what}.")
+
+
+def kind_label(kind: FinishKind) -> str:
+    """The finish kind in words (:attr:`FinishKind.label`)."""
+    return kind.label

@@ -16,6 +16,7 @@ from typing import Iterable, Sequence
 
 from okey_vision.melds import Meld
 from okey_vision.tiles import Tile
+from okey_vision.ui.text import Lang, t
 
 #: Numeral colours on the tiles (CSS).
 INK = {"r": "#c62828", "y": "#e08a00", "b": "#1565c0", "k": "#1b1b1b", "f": "#6a1b9a"}
@@ -108,14 +109,19 @@ def group_html(tiles: Sequence[Tile], okey: Tile | None, caption: str = "", *,
     return f'<div class="{cls}"><div class="ov-tiles">{"".join(parts)}</div>{cap}</div>'
 
 
-def meld_caption(m: Meld) -> str:
+def meld_caption(m: Meld, lang: Lang = Lang.EN) -> str:
     """'run', 'set', 'pair' with okey stand-ins, e.g. 'run (okey = r7)'."""
     wild = ", ".join(f.name for _, f in m.wilds)
-    return m.kind + (f" (okey = {wild})" if wild else "")
+    return t(f"meld_{m.kind}", lang) + (f" (okey = {wild})" if wild else "")
+
+
+def css(lang: Lang = Lang.EN) -> str:
+    """:data:`CSS` with the discard mark in ``lang``."""
+    return CSS.replace('content:"discard"', f'content:"{t("discard_mark", lang)}"')
 
 
 def hand_html(melds: Sequence[Meld], leftover: Sequence[Tile], okey: Tile | None, *,
-              discard: Tile | None = None, leftover_caption: str = "left over") -> str:
+              discard: Tile | None = None, leftover_caption: str | None = None, lang: Lang = Lang.EN) -> str:
     """The hand as groups: each meld (or pair) on its own strip, the
     leftovers apart; ``discard`` gets a red ring (the first copy found)."""
     parts = []
@@ -125,9 +131,10 @@ def hand_html(melds: Sequence[Meld], leftover: Sequence[Tile], okey: Tile | None
         mark = pending if pending is not None and pending in m.tiles else None
         if mark is not None:
             pending = None
-        parts.append(group_html(m.tiles, okey, meld_caption(m), stands=dict(m.wilds), discard=mark))
+        parts.append(group_html(m.tiles, okey, meld_caption(m, lang), stands=dict(m.wilds), discard=mark))
     if leftover:
-        parts.append(group_html(list(leftover), okey, leftover_caption, discard=discard, leftover=True))
+        caption = leftover_caption if leftover_caption is not None else t("left_over", lang)
+        parts.append(group_html(list(leftover), okey, caption, discard=discard, leftover=True))
     return f'<div class="ov-row">{"".join(parts)}</div>'
 
 
@@ -137,4 +144,4 @@ def tiles_row_html(tiles: Iterable[Tile], okey: Tile | None, *, small: bool = Tr
     return f'<div class="ov-row">{group_html(list(tiles), okey, discard=discard, small=small)}</div>'
 
 
-__all__ = ["CSS", "INK", "tile_html", "group_html", "hand_html", "tiles_row_html", "meld_caption"]
+__all__ = ["CSS", "css", "INK", "tile_html", "group_html", "hand_html", "tiles_row_html", "meld_caption"]
