@@ -35,7 +35,7 @@ from okey_vision.ui.advice import (  # noqa: E402
 from okey_vision.ui.round import LiveRound  # noqa: E402
 from okey_vision.ui.sample import sample_bytes  # noqa: E402
 from okey_vision.ui.scores import Round, ScoreTable  # noqa: E402
-from okey_vision.ui.text import Lang, coach_text, t  # noqa: E402
+from okey_vision.ui.text import Lang, coach_text, image_message, t  # noqa: E402
 from okey_vision.vision.reads import APART  # noqa: E402
 
 log = logging.getLogger("okey_vision.app")
@@ -152,7 +152,7 @@ def take_photo(name: str, data: bytes) -> None:
     try:
         img = decode_photo(data, name if name != SAMPLE else "sample photo")
     except OkeyError as exc:
-        forget_photo(str(exc))
+        forget_photo(image_message(exc, lang()))
         return
     ss.photo_img = img
     reader, msg = get_reader(os.environ.get("OKEY_VISION_APP_READER", ""))
@@ -162,7 +162,7 @@ def take_photo(name: str, data: bytes) -> None:
         ss.photo_error = tx("reader_missing", why=msg)
     else:
         try:
-            got = read_photo(img, reader)
+            got = read_photo(img, reader, lang())
         except OkeyError as exc:
             ss.photo_error = str(exc)
         except Exception as exc:  # noqa: BLE001 - a reader failure is a message, not a traceback
@@ -459,7 +459,7 @@ def round_panel() -> None:
     c1, c2 = st.columns([1, 2])
     with c1:
         st.selectbox(tx("indicator_pick"), [""] + FACE_NAMES, key="ind_pick", on_change=ind_changed,
-                     format_func=lambda v: v or tx("not_set"), help=tx("indicator_help"))
+                     format_func=lambda v, none=tx("not_set"): v or none, help=tx("indicator_help"))
         if r.indicator:
             src = {"photo": tx("source_photo"), "player": tx("source_player")}.get(ss.ind_source, "")
             st.caption(tx("okey_is", okey=okey_of(r.indicator).name) + (f" ({src})" if src else ""))
@@ -641,7 +641,9 @@ def scheme_picker() -> None:
         else:
             st.session_state.scheme = new
 
-    st.radio(tx("scoring"), SCHEMES, key="scheme_pick", on_change=changed, format_func=scheme_label)
+    # labels fixed at render time: a format function reading the session later would mix languages
+    labels = {scheme: scheme_label(scheme) for scheme in SCHEMES}
+    st.radio(tx("scoring"), SCHEMES, key="scheme_pick", on_change=changed, format_func=labels.__getitem__)
     pending = ss.get("scheme_pending")
     if pending:
         table = ss.scores

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from enum import Enum
+
 
 class OkeyError(ValueError):
     """Base class of every okey-vision domain error."""
@@ -23,8 +25,60 @@ class InvalidMeldError(OkeyError):
     """Tiles that form no valid run, set or pair."""
 
 
+class ImageProblem(str, Enum):
+    """Why a photo cannot be read; each with its sentence (English; the app
+    translates by this kind, see :mod:`okey_vision.ui.text`)."""
+
+    MISSING = "missing"
+    FOLDER = "folder"
+    UNREADABLE = "unreadable"
+    EMPTY = "empty"
+    NOT_IMAGE = "not_image"
+    HEADER = "header"
+    TOO_SMALL = "too_small"
+    TOO_LARGE = "too_large"
+    DAMAGED = "damaged"
+
+    @property
+    def template(self) -> str:
+        """The sentence, with ``{fields}`` to fill."""
+        return _IMAGE_SENTENCES[self]
+
+
+_IMAGE_SENTENCES = {
+    ImageProblem.MISSING: "no such file",
+    ImageProblem.FOLDER: "is a folder, not an image",
+    ImageProblem.UNREADABLE: "cannot be read ({why})",
+    ImageProblem.EMPTY: "the file is empty",
+    ImageProblem.NOT_IMAGE: "not an image file: this is not a photo ({formats} expected)",
+    ImageProblem.HEADER: "the photo is damaged: its {format} header is cut short or malformed",
+    ImageProblem.TOO_SMALL: "the photo is too small ({width}x{height} pixels) to read tiles",
+    ImageProblem.TOO_LARGE: "the image is too large ({width}x{height} pixels; at most {limit} million)",
+    ImageProblem.DAMAGED: "the photo is damaged and cannot be decoded (corrupt or truncated {format})",
+}
+
+
 class ImageError(OkeyError):
-    """An image that cannot be read: missing, empty, corrupt or not an image."""
+    """An image that cannot be read: missing, empty, corrupt or not an image.
+
+    ``problem`` and ``fields`` say why in a form a translation can use.
+
+    >>> str(ImageError.of(ImageProblem.EMPTY, "x.jpg"))
+    'x.jpg: the file is empty'
+    """
+
+    def __init__(self, message: str, problem: ImageProblem | None = None, name: str = "",
+                 fields: dict | None = None) -> None:
+        super().__init__(message)
+        self.problem = problem
+        self.name = name
+        self.fields = fields or {}
+
+    @classmethod
+    def of(cls, problem: ImageProblem, name: str, **fields: object) -> ImageError:
+        """The error for ``problem`` with photo ``name`` (quoted, cut to 80 characters)."""
+        name = clip(name)
+        return cls(f"{name}: {problem.template.format(**fields)}", problem, name, fields)
 
 
 class ModelError(OkeyError):

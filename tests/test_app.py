@@ -457,6 +457,9 @@ def test_turkish_page(monkeypatch):
     assert "sıra" in " ".join(str(m.value) for m in at.markdown)  # the groups' captions too
     assert any(e.label.startswith("Taşları düzelt") for e in at.expander)
     assert at.radio(key="lang_pick").value == "tr"
+    at.radio(key="lang_pick").set_value("en").run()  # the switch
+    assert_clean(at)
+    assert headline(at).startswith(("Discard", "Declare")) and "Indicator r3, okey r4" in all_text(at)
 
 
 def test_live_view_opens_from_the_url(monkeypatch):
@@ -469,3 +472,15 @@ def test_live_view_opens_from_the_url(monkeypatch):
     assert_clean(at)
     assert at.toggle(key="live_on").value is True
     assert "press START" in all_text(at)
+
+
+def test_turkish_page_says_a_bad_photo_in_turkish(monkeypatch):
+    monkeypatch.setenv("OKEY_VISION_APP_READER", FAKE)
+    fake.set_reads(fake.reads_from_truth(sample_truth()))
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["lang"] = "tr"
+    at.run()
+    at.file_uploader[0].set_value(("bos.jpg", b"", "image/jpeg")).run()
+    assert_clean(at)
+    warnings = " ".join(w.value for w in at.warning)
+    assert "bos.jpg: dosya boş" in warnings and "Önceki el ve önerisi silindi" in warnings

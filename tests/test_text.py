@@ -38,3 +38,24 @@ def test_language_choice() -> None:
     assert Lang.pick("xx", None) is Lang.EN
     assert coach_text(Lang.TR) is text_tr and coach_text(Lang.EN) is text
     assert t("okey_is", Lang.TR, okey="r4") == "okey r4"
+
+
+def test_every_image_problem_has_a_turkish_sentence_with_the_same_fields() -> None:
+    import re
+
+    from okey_vision.errors import ImageProblem
+    from okey_vision.ui.text import IMAGE_TR
+
+    for problem in ImageProblem:
+        en, tr = problem.template, IMAGE_TR[problem.value]
+        assert sorted(re.findall(r"{(\w+)}", en)) == sorted(re.findall(r"{(\w+)}", tr)), problem
+
+
+def test_image_errors_in_turkish() -> None:
+    from okey_vision.errors import ImageError, ImageProblem
+    from okey_vision.ui.text import image_message
+
+    exc = ImageError.of(ImageProblem.TOO_LARGE, "big.png", width=9000, height=9000, limit=64)
+    assert image_message(exc, Lang.EN) == str(exc) == "big.png: the image is too large (9000x9000 pixels; at most 64 million)"
+    assert image_message(exc, Lang.TR) == "big.png: görüntü çok büyük (9000x9000 piksel; en çok 64 milyon)"
+    assert image_message(ValueError("plain"), Lang.TR) == "plain"

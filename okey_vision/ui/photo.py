@@ -13,6 +13,7 @@ from typing import Callable, Sequence
 
 from okey_vision.errors import ImageError
 from okey_vision.tiles import Tile
+from okey_vision.ui.text import Lang, t
 from okey_vision.vision.reads import APART, TileRead, rack_order
 
 #: Photos are shrunk to this long side before reading (the detector works on
@@ -64,7 +65,7 @@ def sharpness(img) -> float:
     return float(cv2.Laplacian(grey, cv2.CV_64F).var())
 
 
-def read_photo(img, reader: Reader) -> PhotoReads:
+def read_photo(img, reader: Reader, lang: Lang = Lang.EN) -> PhotoReads:
     """Read a decoded photo with ``reader(image) -> list[TileRead]`` and
     split the reads into rack tiles and tiles apart; warns about blur."""
     t0 = time.perf_counter()
@@ -75,22 +76,17 @@ def read_photo(img, reader: Reader) -> PhotoReads:
     warnings = []
     blur = sharpness(img)
     if not reads:
-        msg = "No tiles found in this photo."
-        if blur < BLUR_THRESHOLD:
-            msg += " It looks blurry: hold the phone still and let it focus."
-        msg += " Try again closer to the rack, with the numbers facing the camera, or enter the tiles by hand below."
+        msg = t("no_tiles", lang) + (t("blurry_hint", lang) if blur < BLUR_THRESHOLD else "") + t("try_again", lang)
         raise ImageError(msg)
     if blur < BLUR_THRESHOLD:
-        warnings.append("The photo looks blurry: check the reads, or take it again.")
+        warnings.append(t("blurry", lang))
     if len(rack) > MAX_RACK:
         # keep the surest 15 (in rack order); name the others so the player can add them back
         keep = set(id(r) for r in sorted(rack, key=lambda r: -r.confidence)[:MAX_RACK])
         aside = [r for r in rack if id(r) not in keep]
         rack = [r for r in rack if id(r) in keep]
-        warnings.append(f"{len(rack) + len(aside)} tiles read on the rack, but a hand has at most "
-                        f"{MAX_RACK}: the least sure read{'s' if len(aside) > 1 else ''} "
-                        f"({', '.join(r.tile.name for r in aside)}) set aside. "
-                        "Add a tile back under 'Correct the tiles' if it is really on your rack.")
+        warnings.append(t("set_aside", lang, n=len(rack) + len(aside), most=MAX_RACK,
+                          tiles=", ".join(r.tile.name for r in aside)))
     h, w = img.shape[:2]
     return PhotoReads(reads, rack, apart, warnings, seconds, (w, h))
 

@@ -161,6 +161,22 @@ TEXT: dict[str, tuple[str, str]] = {
     "scheme_new_table": ("New table in {new}", "{new} ile yeni tablo"),
     "scheme_keep": ("Keep {old}", "{old} kalsın"),
     "photo_to_advice": ("Photo to advice in {s:.2f} s.", "Fotoğraftan öneriye {s:.2f} sn."),
+    "no_tiles": ("No tiles found in this photo.", "Bu fotoğrafta taş bulunamadı."),
+    "blurry_hint": (" It looks blurry: hold the phone still and let it focus.",
+                    " Bulanık görünüyor: telefonu sabit tut ve odaklanmasını bekle."),
+    "try_again": (" Try again closer to the rack, with the numbers facing the camera, or enter the tiles by "
+                  "hand below.",
+                  " Istakaya daha yakından, sayılar kameraya bakarken tekrar dene ya da taşları aşağıdan elle gir."),
+    "blurry": ("The photo looks blurry: check the reads, or take it again.",
+               "Fotoğraf bulanık: okunan taşları kontrol et ya da yeniden çek."),
+    "set_aside": ("{n} tiles read on the rack, but a hand has at most {most}: the least sure ({tiles}) set aside. "
+                  "Add a tile back under 'Correct the tiles' if it is really on your rack.",
+                  "Istakada {n} taş okundu, ama bir elde en çok {most} taş olur: en az emin olunanlar ({tiles}) "
+                  "ayrıldı. Gerçekten ıstakandaysa 'Taşları düzelt' bölümünden geri ekle."),
+    "set_indicator": ("Set the indicator (the tile turned face up) to get advice.",
+                      "Öneri için göstergeyi (açılan taşı) seç."),
+    "no_hand": ("No tiles in the hand: take a photo of your rack, or add tiles below.",
+                "Elde taş yok: ıstakanın fotoğrafını çek ya da aşağıdan taş ekle."),
     "meld_run": ("run", "sıra"),
     "meld_set": ("set", "grup"),
     "meld_pair": ("pair", "çift"),
@@ -189,10 +205,33 @@ TEXT: dict[str, tuple[str, str]] = {
 }
 
 
+#: Why a photo cannot be read, in Turkish (English: :class:`okey_vision.errors.ImageProblem`).
+IMAGE_TR: dict[str, str] = {
+    "missing": "böyle bir dosya yok",
+    "folder": "bir klasör, fotoğraf değil",
+    "unreadable": "okunamıyor ({why})",
+    "empty": "dosya boş",
+    "not_image": "bu bir fotoğraf değil ({formats} bekleniyor)",
+    "header": "fotoğraf bozuk: {format} başlığı kesik ya da hatalı",
+    "too_small": "fotoğraf taş okumak için çok küçük ({width}x{height} piksel)",
+    "too_large": "görüntü çok büyük ({width}x{height} piksel; en çok {limit} milyon)",
+    "damaged": "fotoğraf bozuk ve açılamıyor (kesik ya da hatalı {format})",
+}
+
+
+def image_message(exc: Exception, lang: Lang = Lang.EN) -> str:
+    """An image error for the player: the error's own English sentence, or
+    its Turkish one by the error's kind."""
+    problem = getattr(exc, "problem", None)
+    if lang is Lang.TR and problem is not None and problem.value in IMAGE_TR:
+        return f"{exc.name}: " + IMAGE_TR[problem.value].format(**exc.fields)
+    return str(exc)
+
+
 def t(key: str, lang: Lang = Lang.EN, **fields: object) -> str:
     """The text ``key`` in ``lang``, its ``{fields}`` filled."""
     en, tr = TEXT[key]
     return (tr if lang is Lang.TR else en).format(**fields)
 
 
-__all__ = ["Lang", "TEXT", "t", "coach_text"]
+__all__ = ["Lang", "TEXT", "IMAGE_TR", "t", "coach_text", "image_message"]

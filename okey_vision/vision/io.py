@@ -24,7 +24,7 @@ from typing import Iterator
 
 import numpy as np
 
-from okey_vision.errors import ImageError, clip
+from okey_vision.errors import ImageError, ImageProblem, clip
 from okey_vision.imagesize import image_format, read_header
 
 #: Photos up to this many pixels decode at full size (8000 x 8000, 192 MB of
@@ -61,15 +61,15 @@ class Photo:
 def load_photo(path: str | Path, max_side: int = MAX_SIDE) -> Photo:
     """Read a photo file; :class:`ImageError` naming it if it cannot be read."""
     p = Path(path)
-    name = clip(p)
+    name = str(p)
     if not p.exists():
-        raise ImageError(f"{name}: no such file")
+        raise ImageError.of(ImageProblem.MISSING, name)
     if p.is_dir():
-        raise ImageError(f"{name}: is a folder, not an image")
+        raise ImageError.of(ImageProblem.FOLDER, name)
     try:
         data = p.read_bytes()
     except OSError as exc:
-        raise ImageError(f"{name}: cannot be read ({exc.strerror})") from None
+        raise ImageError.of(ImageProblem.UNREADABLE, name, why=exc.strerror) from None
     return decode_image(data, name, max_side)
 
 
@@ -91,25 +91,23 @@ def decode_image(data: bytes | bytearray | memoryview | None, name: str = "photo
     """
     import cv2
 
-    name = clip(name)
     if not data:
-        raise ImageError(f"{name}: the file is empty")
+        raise ImageError.of(ImageProblem.EMPTY, name)
     data = bytes(data)
     fmt = image_format(data)
     if fmt is None:
-        raise ImageError(f"{name}: not an image file: this is not a photo ({FORMATS} expected)")
+        raise ImageError.of(ImageProblem.NOT_IMAGE, name, formats=FORMATS)
     header = read_header(data)
     if header is None:
-        raise ImageError(f"{name}: the photo is damaged: its {fmt} header is cut short or malformed")
+        raise ImageError.of(ImageProblem.HEADER, name, format=fmt)
     if max(header.width, header.height) < MIN_SIDE:
-        raise ImageError(f"{name}: the photo is too small ({header.width}x{header.height} pixels) "
-                         "to read tiles")
+        raise ImageError.of(ImageProblem.TOO_SMALL, name, width=header.width, height=header.height)
     flag = cv2.IMREAD_COLOR
     if header.pixels > MAX_PIXELS:
         reduce = _reduction(header.width, header.height)
         if fmt != "JPEG" or header.progressive or reduce is None:
-            raise ImageError(f"{name}: the image is too large ({header.width}x{header.height} pixels; "
-                             f"at most {MAX_PIXELS // 1_000_000} million)")
+            raise ImageError.of(ImageProblem.TOO_LARGE, name, width=header.width, height=header.height,
+                                limit=MAX_PIXELS // 1_000_000)
         flag = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
                 8: cv2.IMREAD_REDUCED_COLOR_8}[reduce]
     with quiet_stderr():
@@ -118,7 +116,7 @@ def decode_image(data: bytes | bytearray | memoryview | None, name: str = "photo
         except cv2.error:
             img = None
     if img is None or img.size == 0:
-        raise ImageError(f"{name}: the photo is damaged and cannot be decoded (corrupt or truncated {fmt})")
+        raise ImageError.of(ImageProblem.DAMAGED, name, format=fmt)
     return Photo(shrink(img, max_side), header.width, header.height, name)
 
 
