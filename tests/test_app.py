@@ -33,14 +33,17 @@ HAVE_MODELS = all(any((MODELS / f"{m}{ext}").exists() for ext in (".pt", ".onnx"
 needs_reader = pytest.mark.skipif(not HAVE_MODELS, reason="reader weights not in models/")
 
 
-def start(monkeypatch, reader: str | None = FAKE, reads=None) -> AppTest:
-    """The app after its first run (the default sample photo)."""
+def start(monkeypatch, reader: str | None = FAKE, reads=None, **query: str) -> AppTest:
+    """The app after its first run (the default sample photo), opened with
+    ``query`` in its URL (``lang="tr"``, ``live="1"``)."""
     if reader is None:
         monkeypatch.delenv("OKEY_VISION_APP_READER", raising=False)
     else:
         monkeypatch.setenv("OKEY_VISION_APP_READER", reader)
         fake.set_reads(fake.reads_from_truth(sample_truth()) if reads is None else reads)
     at = AppTest.from_file(APP, default_timeout=120)
+    for k, v in query.items():
+        at.query_params[k] = v
     at.run()
     assert_clean(at)
     return at
@@ -443,12 +446,7 @@ def test_correction_panel_stays_open_while_correcting(monkeypatch):
 
 
 def test_turkish_page(monkeypatch):
-    monkeypatch.setenv("OKEY_VISION_APP_READER", FAKE)
-    fake.set_reads(fake.reads_from_truth(sample_truth()))
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params["lang"] = "tr"
-    at.run()
-    assert_clean(at)
+    at = start(monkeypatch, lang="tr")
     boxes = [e.value for e in at.success] + [e.value for e in at.info]
     assert any(b.split(":")[0].endswith(" at") or b.startswith(("Bitir", "Çek")) for b in boxes), boxes
     text = all_text(at)
@@ -464,22 +462,13 @@ def test_turkish_page(monkeypatch):
 
 def test_live_view_opens_from_the_url(monkeypatch):
     pytest.importorskip("streamlit_webrtc")
-    monkeypatch.setenv("OKEY_VISION_APP_READER", FAKE)
-    fake.set_reads(fake.reads_from_truth(sample_truth()))
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params["live"] = "1"
-    at.run()
-    assert_clean(at)
+    at = start(monkeypatch, live="1")
     assert at.toggle(key="live_on").value is True
     assert "press START" in all_text(at)
 
 
 def test_turkish_page_says_a_bad_photo_in_turkish(monkeypatch):
-    monkeypatch.setenv("OKEY_VISION_APP_READER", FAKE)
-    fake.set_reads(fake.reads_from_truth(sample_truth()))
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params["lang"] = "tr"
-    at.run()
+    at = start(monkeypatch, lang="tr")
     at.file_uploader[0].set_value(("bos.jpg", b"", "image/jpeg")).run()
     assert_clean(at)
     warnings = " ".join(w.value for w in at.warning)
