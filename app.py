@@ -407,17 +407,21 @@ def edit_tiles() -> None:
             entries[i] = dict(entries[i], name=value, low=False, alts=[])
             st.session_state.hand = entries
 
-    per_row = 5
-    for start in range(0, len(hand), per_row):
-        cols = st.columns(per_row)
-        for j, e in enumerate(hand[start:start + per_row]):
-            i = start + j
-            key = f"tile_{ver}_{i}"
-            label = f"{i + 1}" + (tx("maybe", alts="/".join(e["alts"][1:3])) if e["low"] and e["alts"][1:] else
-                                  " ?" if e["low"] else "")
-            with cols[j]:
-                st.selectbox(label, [remove] + TILE_NAMES, index=TILE_NAMES.index(e["name"]) + 1,
-                             key=key, on_change=changed, args=(i, key))
+    per_row = 4
+    # a grid that stays a grid on a phone (Streamlit stacks columns under 640 px)
+    st.markdown("<style>.st-key-pickers [data-testid=stHorizontalBlock]{flex-wrap:nowrap;gap:.3rem}"
+                ".st-key-pickers [data-testid=stColumn]{min-width:0;flex:1 1 0}</style>", unsafe_allow_html=True)
+    with st.container(key="pickers"):
+        for start in range(0, len(hand), per_row):
+            cols = st.columns(per_row)
+            for j, e in enumerate(hand[start:start + per_row]):
+                i = start + j
+                key = f"tile_{ver}_{i}"
+                label = f"{i + 1}" + (tx("maybe", alts="/".join(e["alts"][1:3])) if e["low"] and e["alts"][1:]
+                                      else " ?" if e["low"] else "")
+                with cols[j]:
+                    st.selectbox(label, [remove] + TILE_NAMES, index=TILE_NAMES.index(e["name"]) + 1,
+                                 key=key, on_change=changed, args=(i, key))
     c1, c2, c3 = st.columns([2, 1, 1])
     with c1:
         add = st.selectbox(tx("add_tile"), TILE_NAMES, index=None, placeholder=tx("add_placeholder"),
