@@ -113,13 +113,14 @@ def discard_options(tiles: Sequence[Tile], indicator: Tile, seen: Sequence[Tile]
     options = []
     for t, rest, pool, pairs in candidates:
         face = pool.face(t)
-        worse = bool(shared) and face is not None and face not in shared
+        melds = shared.get(face)
+        worse = bool(shared) and face is not None and melds is None
         if only_best and (worse or face is None) and d15 < UNREACHABLE and pairs > d15:
             # Its melds route is longer than d15 (an okey thrown leaves one
             # gap more to fill) and so is seven pairs: it cannot rank first.
             continue
         lower = g15 + 1 if worse else g15
-        r = read(pool, search, with_outs=with_outs, start=max(0, lower - pool.wh), melds=shared.get(face))
+        r = read(pool, search, with_outs=with_outs, start=max(0, lower - pool.wh), melds=melds)
         options.append(DiscardOption(t, r.distance, r.outs, r.out_tiles, r.route,
                                      tiles_in_melds(rest, okey, memo), _potential(rest, indicator, pool, memo)))
     return options

@@ -33,6 +33,7 @@ from okey_vision.tiles import HAND_SIZE, NUM_FACES
 UNREACHABLE = 99
 
 SHIFT = [2 * i for i in range(NUM_FACES)]
+_NONE: tuple[int, dict[int, int]] = (-1, {})  # no template fits (never mutated)
 _M1 = int("01" * NUM_FACES, 2)  # the low bit of every 2-bit face count
 
 # Per face: the 2-bit fields of the four faces of its number (sets), and of
@@ -283,28 +284,38 @@ class TemplateSearch:
         the 15 that leaves a tile out is a template of the 14 after
         discarding it, and when it has the 15's fewest gaps it is an optimal
         one there."""
-        if not self.fits(x, y, w, b, g, total):
-            return 0, {}
+        found = self._faces_left(x, y, w, b, g, total)
+        return (found[0], found[1]) if found[0] >= 0 else (0, {})
+
+    def _faces_left(self, x: int, y: int, w: int, b: int, g: int, total: int) -> tuple[int, dict[int, int]]:
+        """:meth:`gap_faces_left` in one pass, as :meth:`_faces`: (-1, {})
+        when no template fits."""
+        if b - g > total:
+            return _NONE
         if x == 0:
-            return self.free_faces(y, w, b), {}
+            return (self.free_faces(y, w, b), {}) if b <= g and self.free(y, w, b) else _NONE
         key = self._key(x, y, w, b, g)
         found = self._left.get(key)
         if found is not None:
             return found
-        i = low_face(x)
-        every, below = self.gap_faces_left(x - (1 << SHIFT[i]), y, w, b, g, total - 1)
+        if self._fits.get(key) is False:
+            return _NONE
+        p = ((x & -x).bit_length() - 1) & ~1
+        every, below = self._faces_left(x - (1 << p), y, w, b, g, total - 1)
         left = dict(below)
-        if self.fits(x - (1 << SHIFT[i]), y, w, b, g, total - 1):
-            left[i] = left.get(i, 0) | every  # this tile is the one left out
+        if every >= 0:
+            left[p >> 1] = left.get(p >> 1, 0) | every  # this tile is the one left out
         for used, real, wild, size, k, faces in self.options(x, y, w, g):
-            x2, y2, w2 = x - used, y - real, w - wild
-            if size <= b and self.fits(x2, y2, w2, b - size, g - size + k, total - k):
-                sub, sub_left = self.gap_faces_left(x2, y2, w2, b - size, g - size + k, total - k)
-                every |= faces | sub
-                for f, m in sub_left.items():
-                    left[f] = left.get(f, 0) | faces | m
-        self._left[key] = (every, left)
-        return every, left
+            if size <= b:
+                sub, sub_left = self._faces_left(x - used, y - real, w - wild, b - size, g - size + k, total - k)
+                if sub >= 0:
+                    every = max(every, 0) | faces | sub
+                    for f, m in sub_left.items():
+                        left[f] = left.get(f, 0) | faces | m
+        found = (every, left) if every >= 0 else _NONE
+        self._left[key] = found
+        self._fits[key] = every >= 0
+        return found
 
     def fewest_gaps(self, x: int, y: int, w: int, total: int, start: int = 0, most: int = HAND_SIZE) -> int:
         """Fewest gaps in a 14-slot template for hand tiles ``x``: iterative

@@ -26,7 +26,7 @@ from okey_vision.coach.text import distance_text
 from okey_vision.errors import OkeyError
 from okey_vision.melds import Meld
 from okey_vision.memo import Memo
-from okey_vision.scoring import COUNTDOWN, FinishKind, check_scheme
+from okey_vision.scoring import COUNTDOWN, check_scheme
 from okey_vision.solver import Arrangement, Declaration, Finish, arrange, declare
 from okey_vision.tiles import HAND_SIZE, MAX_HAND, Hand, Tile, okey_of, parse_hand, parse_tile
 
@@ -106,10 +106,10 @@ def analyse(tiles: str | Iterable[str | Tile], indicator: str | Tile | None,
     try:
         check_scheme(scheme)
         if indicator is None or indicator == "":
-            return Problem("Set the indicator (the tile turned face up) to get advice.")
+            return Problem(text.NO_INDICATOR)
         names = parse_hand(tiles)
         if not names:
-            return Problem("No tiles in the hand: take a photo of your rack, or add tiles below.")
+            return Problem(text.NO_TILES)
         hand = Hand(tuple(names), parse_tile(indicator), tuple(parse_hand(seen)))
         arrangement = arrange(list(hand.tiles), hand.indicator, memo=memo)
         declaration = declare(list(hand.tiles), hand.indicator, scheme=scheme, memo=memo)
@@ -177,12 +177,12 @@ def groups_for_display(a: Analysis) -> tuple[list[Meld], list[Tile], str]:
     best = a.finish
     if best is not None:
         left = [best.discard] if best.discard is not None else []
-        cap = "Declare with these " + best.kind.label
-        return list(best.melds), left, cap
+        return list(best.melds), left, text.groups_caption(best)
     arr = a.arrangement
     if arr.tiles_in_pairs > arr.tiles_in_melds and len(arr.pairs) >= 5:
-        return list(arr.pairs), list(arr.pairs_leftover), f"Seven pairs route: {len(arr.pairs)} pairs"
-    return list(arr.melds), list(arr.leftover), f"Runs and sets: {arr.tiles_in_melds} of {len(arr.hand)} tiles in melds"
+        return list(arr.pairs), list(arr.pairs_leftover), text.groups_caption(None, pairs=len(arr.pairs))
+    return list(arr.melds), list(arr.leftover), text.groups_caption(None, in_melds=arr.tiles_in_melds,
+                                                                     tiles=len(arr.hand))
 
 
 __all__ = ["Analysis", "Problem", "Session", "analyse", "groups_for_display", "distance_text", "take_or_draw"]
