@@ -27,7 +27,7 @@ from collections import Counter
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
 
-from hands import DECK, pairs_hand, random_hand, replace_random_tile, winning_hand  # noqa: E402
+from hands import pairs_hand, random_hand, scarce_hand  # noqa: E402
 from okey_vision.coach import advise, distance, reading  # noqa: E402
 from okey_vision.game import CoachPolicy, GreedyPolicy, View, play_round  # noqa: E402
 from okey_vision.tiles import TILES, okey_of  # noqa: E402
@@ -47,13 +47,7 @@ def _free_tile(rng: random.Random, used) -> object:
 
 
 def _scarce(rng: random.Random, changes: int):
-    hand, indicator = winning_hand(rng)
-    for _ in range(changes):
-        hand = replace_random_tile(rng, hand, indicator)
-    rest = list((Counter(DECK) - Counter(hand) - Counter([indicator])).elements())
-    rng.shuffle(rest)
-    seen = rest[: int(len(rest) * rng.choice([0.3, 0.6, 0.8, 0.9]))]
-    return hand, indicator, seen
+    return scarce_hand(rng, changes, (0.3, 0.6, 0.8, 0.9))
 
 
 def _option(o) -> dict:

@@ -29,7 +29,7 @@ from collections import Counter
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
 
-from hands import DECK, pairs_hand, random_hand, replace_random_tile, winning_hand  # noqa: E402
+from hands import pairs_hand, random_hand, scarce_hand  # noqa: E402
 from okey_vision.coach import advise  # noqa: E402
 from okey_vision.game import CoachPolicy, GreedyPolicy, play_game, play_round  # noqa: E402
 from okey_vision.memo import Memo  # noqa: E402
@@ -59,12 +59,7 @@ def _free(rng, used):
 
 
 def _scarce(rng):
-    hand, ind = winning_hand(rng)
-    for _ in range(rng.choice([1, 2, 3])):
-        hand = replace_random_tile(rng, hand, ind)
-    rest = list((Counter(DECK) - Counter(hand) - Counter([ind])).elements())
-    rng.shuffle(rest)
-    return hand, ind, rest[: int(len(rest) * rng.choice([0.3, 0.6, 0.8]))]
+    return scarce_hand(rng, rng.choice([1, 2, 3]), (0.3, 0.6, 0.8))
 
 
 def hand_sets(n: int, seed: int) -> None:

@@ -16,7 +16,7 @@ from typing import Iterable, Sequence
 
 from okey_vision.coach.pool import Pool
 from okey_vision.coach.reading import checked, read, without
-from okey_vision.coach.templates import UNREACHABLE, TemplateSearch
+from okey_vision.coach.templates import SHIFT, UNREACHABLE, TemplateSearch
 from okey_vision.errors import HandSizeError
 from okey_vision.memo import Memo, owned
 from okey_vision.solver import arrange, tiles_in_melds
@@ -108,13 +108,17 @@ def discard_options(tiles: Sequence[Tile], indicator: Tile, seen: Sequence[Tile]
         # the optimal ones after that discard. (None of them has a gap at the
         # discarded face: the discarded tile would fill it, one gap fewer.)
         # The other discards need more gaps than g15: they start at g15 + 1.
-        for face, mask in search.gap_faces_left(whole.x, whole.y, whole.w, HAND_SIZE, g15, whole.total)[1].items():
+        every, left = search.gap_faces_left(whole.x, whole.y, whole.w, HAND_SIZE, g15, whole.total)
+        for face, mask in left.items():
             shared[face] = (g15, mask)
+        shared.update(_one_gap_more(search, whole, g15, every, [
+            (pool.face(t), pool) for t, _, pool, pairs in candidates
+            if pool.face(t) is not None and pool.face(t) not in shared and g15 + 1 - pool.wh <= pairs]))
     options = []
     for t, rest, pool, pairs in candidates:
         face = pool.face(t)
         melds = shared.get(face)
-        worse = bool(shared) and face is not None and melds is None
+        worse = bool(shared) and face is not None and (melds is None or melds[0] > g15)
         if only_best and (worse or face is None) and d15 < UNREACHABLE and pairs > d15:
             # Its melds route is longer than d15 (an okey thrown leaves one
             # gap more to fill) and so is seven pairs: it cannot rank first.
@@ -124,6 +128,34 @@ def discard_options(tiles: Sequence[Tile], indicator: Tile, seen: Sequence[Tile]
         options.append(DiscardOption(t, r.distance, r.outs, r.out_tiles, r.route,
                                      tiles_in_melds(rest, okey, memo), _potential(rest, indicator, pool, memo)))
     return options
+
+
+def _one_gap_more(search: TemplateSearch, whole: Pool, g15: int, every: int,
+                  worse: list[tuple[int, Pool]]) -> dict[int, tuple[int, int]]:
+    """The fewest gaps and gap faces of discards that every template with the
+    15's fewest gaps ``g15`` uses (their 14 need ``g15 + 1`` or more), from
+    one pass over the 15 with a gap more, where that is exact:
+
+    - the discard's face stays in the 14 (two copies): the 15's templates
+      that leave one copy out are the 14's, as in the first pass;
+    - else the 14's templates either hold no meld through the discarded
+      face (the 15's that leave it out), or have a gap there: put the
+      discarded tile back and it is one of the 15's best templates, all of
+      which use it (gap faces ``every``). Each such template has that gap
+      filled when a copy of the face is available and none of them has a
+      gap at the face already; otherwise the discard is searched alone.
+    """
+    if len(worse) < 3 or g15 >= HAND_SIZE:  # fewer: searching them alone costs less
+        return {}
+    _, left = search.gap_faces_left(whole.x, whole.y, whole.w, HAND_SIZE, g15 + 1, whole.total)
+    found = {}
+    for face, pool in worse:
+        if whole.hand[face] >= 2:
+            if face in left:
+                found[face] = (g15 + 1, left[face])
+        elif pool.avail[face] and not every >> SHIFT[face] & 1:
+            found[face] = (g15 + 1, left.get(face, 0) | every | 1 << SHIFT[face])
+    return found
 
 
 def _fifteen(hand: Iterable[Tile | str] | str, indicator: Tile | str, seen: Iterable[Tile | str] | str
