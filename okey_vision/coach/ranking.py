@@ -136,24 +136,21 @@ def _one_gap_more(search: TemplateSearch, whole: Pool, g15: int, every: int,
     15's fewest gaps ``g15`` uses (their 14 need ``g15 + 1`` or more), from
     one pass over the 15 with a gap more, where that is exact:
 
-    - the discard's face stays in the 14 (two copies): the 15's templates
-      that leave one copy out are the 14's, as in the first pass;
-    - else the 14's templates either hold no meld through the discarded
-      face (the 15's that leave it out), or have a gap there: put the
-      discarded tile back and it is one of the 15's best templates, all of
-      which use it (gap faces ``every``). Each such template has that gap
-      filled when a copy of the face is available and none of them has a
-      gap at the face already; otherwise the discard is searched alone.
+    the 14's templates either have no gap at the discarded face (the 15's
+    that leave a tile of that face out), or have one: put the discarded
+    tile back there and it is one of the 15's best templates, all of which
+    use it (their gap faces: ``every``). Each of those yields such a
+    template of the 14 when a copy of the face is available and none of
+    them has a gap at the face already; otherwise the discard is searched
+    alone. (With two copies in hand too: the 15's search puts the second
+    copy where the 14's has a gap.)
     """
     if len(worse) < 3 or g15 >= HAND_SIZE:  # fewer: searching them alone costs less
         return {}
     _, left = search.gap_faces_left(whole.x, whole.y, whole.w, HAND_SIZE, g15 + 1, whole.total)
     found = {}
     for face, pool in worse:
-        if whole.hand[face] >= 2:
-            if face in left:
-                found[face] = (g15 + 1, left[face])
-        elif pool.avail[face] and not every >> SHIFT[face] & 1:
+        if pool.avail[face] and not every >> SHIFT[face] & 1:
             found[face] = (g15 + 1, left.get(face, 0) | every | 1 << SHIFT[face])
     return found
 
