@@ -150,3 +150,10 @@ def test_discards_every_best_template_uses_match_their_readings():
         left = list((Counter(FULL_SET) - Counter(hand) - Counter([ind])).elements())
         rng.shuffle(left)
         _ranked_equal_readings(hand, ind, left[: rng.randint(0, 40)])
+
+
+def test_advice_without_outs_computes_none_on_fourteen():
+    hand = "r1 r2 r3 y7 y8 y9 b4 b5 b6 k10 k11 k12 k13 y1"
+    full, fast = advise(hand, "k1"), advise(hand, "k1", with_outs=False)
+    assert full.outs > 0 and full.out_tiles
+    assert (fast.outs, fast.out_tiles, fast.distance, fast.action) == (0, (), full.distance, full.action)
