@@ -145,14 +145,11 @@ def _one_gap_more(search: TemplateSearch, whole: Pool, g15: int, every: int,
     alone. (With two copies in hand too: the 15's search puts the second
     copy where the 14's has a gap.)
     """
-    if len(worse) < 3 or g15 >= HAND_SIZE:  # fewer: searching them alone costs less
+    faces = [face for face, pool in worse if pool.avail[face] and not every >> SHIFT[face] & 1]
+    if len(faces) < 3 or g15 >= HAND_SIZE:  # fewer: searching them alone costs less
         return {}
     _, left = search.gap_faces_left(whole.x, whole.y, whole.w, HAND_SIZE, g15 + 1, whole.total)
-    found = {}
-    for face, pool in worse:
-        if pool.avail[face] and not every >> SHIFT[face] & 1:
-            found[face] = (g15 + 1, left.get(face, 0) | every | 1 << SHIFT[face])
-    return found
+    return {face: (g15 + 1, left.get(face, 0) | every | 1 << SHIFT[face]) for face in faces}
 
 
 def _fifteen(hand: Iterable[Tile | str] | str, indicator: Tile | str, seen: Iterable[Tile | str] | str
