@@ -133,23 +133,35 @@ def discard_options(tiles: Sequence[Tile], indicator: Tile, seen: Sequence[Tile]
 def _one_gap_more(search: TemplateSearch, whole: Pool, g15: int, every: int,
                   worse: list[tuple[int, Pool]]) -> dict[int, tuple[int, int]]:
     """The fewest gaps and gap faces of discards that every template with the
-    15's fewest gaps ``g15`` uses (their 14 need ``g15 + 1`` or more), from
-    one pass over the 15 with a gap more, where that is exact:
+    15's fewest gaps ``g15`` uses (their 14 need ``g15 + 1`` or more).
 
-    the 14's templates either have no gap at the discarded face (the 15's
-    that leave a tile of that face out), or have one: put the discarded
-    tile back there and it is one of the 15's best templates, all of which
-    use it (their gap faces: ``every``). Each of those yields such a
-    template of the 14 when a copy of the face is available and none of
-    them has a gap at the face already; otherwise the discard is searched
-    alone. (With two copies in hand too: the 15's search puts the second
-    copy where the 14's has a gap.)
-    """
-    faces = [face for face, pool in worse if pool.avail[face] and not every >> SHIFT[face] & 1]
-    if len(faces) < 3 or g15 >= HAND_SIZE:  # fewer: searching them alone costs less
+    A best template of such a 14 either has no gap at the discarded face:
+    it is one of the 15's templates with a gap more that leave a tile of
+    that face out (one pass over the 15 serves them all); or it has one:
+    put the discarded tile back there and it is one of the 15's best
+    templates (they all use it) that can spare a tile for that gap, an
+    available copy of the face or an okey. Those are the 15's best templates
+    with one copy of the face, or one okey, set aside (all of them, gap
+    faces ``every``, when no best template has a gap at the face)."""
+    if len(worse) < 3 or g15 >= HAND_SIZE:  # fewer: searching them alone costs less
         return {}
     _, left = search.gap_faces_left(whole.x, whole.y, whole.w, HAND_SIZE, g15 + 1, whole.total)
-    return {face: (g15 + 1, left.get(face, 0) | every | 1 << SHIFT[face]) for face in faces}
+    spare_okey = search.faces_if_fits(whole.x, whole.y, whole.w - 1, HAND_SIZE, g15, whole.total) \
+        if whole.w else -1
+    found = {}
+    for face, pool in worse:
+        bit = 1 << SHIFT[face]
+        if not pool.avail[face]:
+            spare_copy = -1
+        elif not every & bit:
+            spare_copy = every
+        else:
+            spare_copy = search.faces_if_fits(whole.x, whole.y - bit, whole.w, HAND_SIZE, g15, whole.total)
+        if spare_copy >= 0 or spare_okey >= 0:
+            found[face] = (g15 + 1, left.get(face, 0) | max(spare_copy, 0) | max(spare_okey, 0) | bit)
+        elif face in left:
+            found[face] = (g15 + 1, left[face])
+    return found
 
 
 def _fifteen(hand: Iterable[Tile | str] | str, indicator: Tile | str, seen: Iterable[Tile | str] | str

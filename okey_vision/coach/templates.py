@@ -249,9 +249,9 @@ class TemplateSearch:
     def gap_faces(self, x: int, y: int, w: int, b: int, g: int, total: int) -> int:
         """Every gap face (bit mask) of some template that :meth:`fits` finds
         (0 when there is none)."""
-        return max(0, self._faces(x, y, w, b, g, total))
+        return max(0, self.faces_if_fits(x, y, w, b, g, total))
 
-    def _faces(self, x: int, y: int, w: int, b: int, g: int, total: int) -> int:
+    def faces_if_fits(self, x: int, y: int, w: int, b: int, g: int, total: int) -> int:
         """:meth:`gap_faces`, or -1 when no template fits: one pass that
         decides and collects at once (a memoised "no" from :meth:`fits` is
         trusted; a "yes" is recorded for it)."""
@@ -265,7 +265,7 @@ class TemplateSearch:
             return value
         if self._fits.get(key) is False:
             return -1
-        faces_of = self._faces
+        faces_of = self.faces_if_fits
         value = faces_of(x - (1 << (((x & -x).bit_length() - 1) & ~1)), y, w, b, g, total - 1)
         for used, real, wild, size, k, faces in self.options(x, y, w, g):
             if size <= b:
@@ -288,7 +288,7 @@ class TemplateSearch:
         return (found[0], found[1]) if found[0] >= 0 else (0, {})
 
     def _faces_left(self, x: int, y: int, w: int, b: int, g: int, total: int) -> tuple[int, dict[int, int]]:
-        """:meth:`gap_faces_left` in one pass, as :meth:`_faces`: (-1, {})
+        """:meth:`gap_faces_left` in one pass, as :meth:`faces_if_fits`: (-1, {})
         when no template fits."""
         if b - g > total:
             return _NONE
