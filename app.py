@@ -345,12 +345,7 @@ def show_advice(a: Analysis) -> None:
                + (" " + tx("discards_seen", n=len(a.hand.seen)) if a.hand.seen else ""))
     if advice is not None and advice.indicator_twin:
         st.caption(tx("twin", ind=ind.name))
-    melds, left, caption = groups_for_display(a)
-    if lang() is not Lang.EN:  # the same groups, captioned in the player's language
-        arr = a.arrangement
-        caption = (tx("declare_with", how=coach_text(lang()).kind_label(a.finish.kind)) if a.finish else
-                   tx("pairs_route", n=len(melds)) if melds and melds[0].kind == "pair" else
-                   tx("melds_route", k=arr.tiles_in_melds, n=len(arr.hand)))
+    melds, left, caption = groups_for_display(a, coach_text(lang()))
     rec = a.recommended
     discard = a.finish.discard if a.finish else (rec.tile if rec else None)
     st.markdown(f"**{caption}**")
@@ -610,7 +605,7 @@ def live_panel() -> None:
         if result.ok:
             show_action(result)
         else:
-            st.warning(result.message)
+            st.warning(result.in_words(coach_text(lang())))
 
 
 def scheme_label(scheme: str) -> str:
@@ -712,7 +707,7 @@ def main() -> None:
     elif r.indicator is None and ss.hand and not ss.photo_has_ind and ss.photo_reads is not None:
         st.info(tx("ask_indicator"))
     else:
-        st.warning(result.message)
+        st.warning(result.in_words(coach_text(lang())))
     t0 = ss.pop("photo_t0", None)
     if t0 is not None:
         ss.photo_seconds = time.perf_counter() - t0

@@ -1,7 +1,7 @@
 """Coach speed and memory: the worst ``advise`` times over many hands, and
 the memory of an app session and of a simulated game.
 
-    python benchmarks/coach_speed.py [--hands 200] [--rounds 20] [--memory]
+    python benchmarks/coach_speed.py [--hands 200] [--rounds 20] [--memory [--session 1000]]
 
 Times are this process's CPU time (other work on the machine does not
 inflate them). Hand sets: random 15-tile hands (nothing shared, far from
@@ -29,7 +29,7 @@ from collections import Counter
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
 
-from hands import DECK, pairs_hand, random_hand, replace_random_tile, winning_hand  # noqa: E402
+from hands import pairs_hand, random_hand, scarce_hand  # noqa: E402
 from okey_vision.coach import advise  # noqa: E402
 from okey_vision.game import CoachPolicy, GreedyPolicy, play_game, play_round  # noqa: E402
 from okey_vision.memo import Memo  # noqa: E402
@@ -59,12 +59,7 @@ def _free(rng, used):
 
 
 def _scarce(rng):
-    hand, ind = winning_hand(rng)
-    for _ in range(rng.choice([1, 2, 3])):
-        hand = replace_random_tile(rng, hand, ind)
-    rest = list((Counter(DECK) - Counter(hand) - Counter([ind])).elements())
-    rng.shuffle(rest)
-    return hand, ind, rest[: int(len(rest) * rng.choice([0.3, 0.6, 0.8]))]
+    return scarce_hand(rng, rng.choice([1, 2, 3]), (0.3, 0.6, 0.8))
 
 
 def hand_sets(n: int, seed: int) -> None:
@@ -141,14 +136,16 @@ def _session(n: int) -> str:
 def _game(seed: int) -> str:
     """A countdown game: the coach bot and three greedy bots, each with its memo."""
     base = _rss_mb()
-    g = play_game([CoachPolicy(), GreedyPolicy(), GreedyPolicy(), GreedyPolicy()], random.Random(seed))
+    bots = [CoachPolicy(), GreedyPolicy(), GreedyPolicy(), GreedyPolicy()]
+    g = play_game(bots, random.Random(seed))
+    largest = max(b.memo.size() for b in bots)
     return (f"simulated game, {len(g.rounds)} rounds (coach + 3 greedy): peak memory {_rss_mb():.0f} MB "
-            f"(at start {base:.0f} MB)")
+            f"(at start {base:.0f} MB), largest bot memo at the end {largest:,} entries")
 
 
 def memory(n: int, seed: int) -> None:
     """Peak memory of an app session and of a game, each in a fresh child process."""
-    ctx = multiprocessing.get_context("fork")
+    ctx = multiprocessing.get_context("spawn")
     for fn, arg in ((_session, n), (_game, seed)):
         with ctx.Pool(1) as pool:
             print(pool.apply(fn, (arg,)), flush=True)
@@ -162,8 +159,10 @@ def main() -> None:
     ap.add_argument("--memory", action="store_true", help="also measure an app session and a game")
     ap.add_argument("--session", type=int, default=1000, help="advices in the measured app session")
     args = ap.parse_args()
-    hand_sets(args.hands, args.seed)
-    game_hands(args.rounds, args.seed)
+    if args.hands:
+        hand_sets(args.hands, args.seed)
+    if args.rounds:
+        game_hands(args.rounds, args.seed)
     if args.memory:
         memory(args.session, args.seed)
 

@@ -30,7 +30,7 @@ DEFAULT_LIMIT = 500_000
 class Memo:
     """The bounded search caches of one game or app session."""
 
-    __slots__ = ("limit", "best", "move", "complete", "fits", "gaps", "left", "free", "free_faces", "reach")
+    __slots__ = ("limit", "best", "move", "complete", "fits", "gaps", "left", "free", "free_faces", "reach", "melds")
 
     def __init__(self, limit: int = DEFAULT_LIMIT) -> None:
         if limit < 1:
@@ -43,17 +43,19 @@ class Memo:
         self.complete: dict[int, bool] = {}
         # The coach's template search: whether a template fits, its gap
         # faces (all, and per tile left out), templates of free tiles only,
-        # and the faces that melds anchored on a hand can touch.
+        # the faces that melds anchored on a hand can touch, and the melds
+        # open to the lowest hand tile.
         self.fits: dict[tuple[int, int, int, int], bool] = {}
         self.gaps: dict[tuple[int, int, int, int], int] = {}
         self.left: dict[tuple[int, int, int, int], tuple[int, dict[int, int]]] = {}
         self.free: dict[tuple[int, int, int], bool] = {}
         self.free_faces: dict[tuple[int, int, int], int] = {}
         self.reach: dict[tuple[int, int], int] = {}
+        self.melds: dict[tuple[int, int, int, int, int], list] = {}
 
     def _caches(self) -> tuple[dict, ...]:
         return (self.best, self.move, self.complete, self.fits, self.gaps, self.left,
-                self.free, self.free_faces, self.reach)
+                self.free, self.free_faces, self.reach, self.melds)
 
     def size(self) -> int:
         """Entries held, all caches together."""

@@ -139,3 +139,14 @@ def pairs_hand(rng: random.Random, size: int):
     hand = hand[:size]
     rng.shuffle(hand)
     return hand, indicator
+
+
+def scarce_hand(rng: random.Random, changes: int, fractions: tuple[float, ...]) -> tuple[list[Tile], Tile, list[Tile]]:
+    """A nearly finished hand (a winning hand with ``changes`` tiles swapped)
+    and seen tiles: a fraction (picked from ``fractions``) of all the others."""
+    hand, indicator = winning_hand(rng)
+    for _ in range(changes):
+        hand = replace_random_tile(rng, hand, indicator)
+    rest = list((Counter(DECK) - Counter(hand) - Counter([indicator])).elements())
+    rng.shuffle(rest)
+    return hand, indicator, rest[: int(len(rest) * rng.choice(fractions))]

@@ -64,10 +64,7 @@ def _cross_module_private_uses(path: Path) -> list[str]:
 
 
 # Uses owned by work in progress elsewhere, each to be removed when it lands.
-PENDING = {
-    # ui/photo.py is rewritten by the single image path (issue 12, reader side).
-    "photo.py:35 okey_vision.vision.io._header_size",
-}
+PENDING: set[str] = set()
 
 
 def test_no_module_imports_another_modules_private_names():

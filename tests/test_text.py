@@ -16,6 +16,8 @@ def public_functions(module) -> dict[str, inspect.Signature]:
 
 
 def test_turkish_coach_text_has_every_english_sentence() -> None:
+    constants = [n for n, v in vars(text).items() if n.isupper() and isinstance(v, str)]
+    assert constants and all(getattr(text_tr, n) != getattr(text, n) for n in constants)
     en, tr = public_functions(text), public_functions(text_tr)
     missing = set(en) - set(tr)
     assert not missing, f"text_tr lacks {sorted(missing)}"

@@ -30,9 +30,10 @@ from okey_vision.coach.ranking import DiscardOption, best_discard, rank_discards
 from okey_vision.coach.reading import Reading, distance, reading
 from okey_vision.coach.templates import UNREACHABLE
 from okey_vision.memo import Memo
+from okey_vision.tiles import HAND_SIZE as FINISHED  # the old name, kept for callers
 
 __all__ = [
-    "Action", "Advice", "DiscardOption", "Memo", "OKEY_PAIR", "OPPONENT_FINISH_RATE", "Reading", "UNREACHABLE",
+    "Action", "Advice", "DiscardOption", "FINISHED", "Memo", "OKEY_PAIR", "OPPONENT_FINISH_RATE", "Reading", "UNREACHABLE",
     "advise", "best_discard", "distance", "holds_indicator_twin", "rank_discards", "reading", "take_offered",
     "wait_pays",
 ]

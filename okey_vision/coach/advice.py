@@ -128,7 +128,8 @@ def wait_pays(finishes: Sequence[Finish], tiles: Sequence[Tile], indicator: Tile
     unseen = SET_SIZE - len(tiles) - len(seen) - 1
     base = without(hold, okey)
     wins = 0
-    pool = Pool.of(base, indicator, list(seen) + ([best.discard] if best.discard else []))
+    # The okey set aside stays in the hand: it is not a tile left to draw.
+    pool = Pool.of(base, indicator, list(seen) + ([best.discard] if best.discard else []) + [okey])
     for j in range(NUM_FACES + 1):
         a = pool.available(TILES[j])
         if a and declare(base + [TILES[j]], indicator, scheme, memo=memo).can_declare:

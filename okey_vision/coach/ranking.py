@@ -16,7 +16,7 @@ from typing import Iterable, Sequence
 
 from okey_vision.coach.pool import Pool
 from okey_vision.coach.reading import checked, read, without
-from okey_vision.coach.templates import UNREACHABLE, TemplateSearch
+from okey_vision.coach.templates import SHIFT, UNREACHABLE, TemplateSearch
 from okey_vision.errors import HandSizeError
 from okey_vision.memo import Memo, owned
 from okey_vision.solver import arrange, tiles_in_melds
@@ -108,21 +108,60 @@ def discard_options(tiles: Sequence[Tile], indicator: Tile, seen: Sequence[Tile]
         # the optimal ones after that discard. (None of them has a gap at the
         # discarded face: the discarded tile would fill it, one gap fewer.)
         # The other discards need more gaps than g15: they start at g15 + 1.
-        for face, mask in search.gap_faces_left(whole.x, whole.y, whole.w, HAND_SIZE, g15, whole.total)[1].items():
+        every, left = search.gap_faces_left(whole.x, whole.y, whole.w, HAND_SIZE, g15, whole.total)
+        for face, mask in left.items():
             shared[face] = (g15, mask)
+        shared.update(_one_gap_more(search, whole, g15, every, [
+            (pool.face(t), pool) for t, _, pool, pairs in candidates
+            if pool.face(t) is not None and pool.face(t) not in shared and g15 + 1 - pool.wh <= pairs]))
     options = []
     for t, rest, pool, pairs in candidates:
         face = pool.face(t)
-        worse = bool(shared) and face is not None and face not in shared
+        melds = shared.get(face)
+        worse = bool(shared) and face is not None and (melds is None or melds[0] > g15)
         if only_best and (worse or face is None) and d15 < UNREACHABLE and pairs > d15:
             # Its melds route is longer than d15 (an okey thrown leaves one
             # gap more to fill) and so is seven pairs: it cannot rank first.
             continue
         lower = g15 + 1 if worse else g15
-        r = read(pool, search, with_outs=with_outs, start=max(0, lower - pool.wh), melds=shared.get(face))
+        r = read(pool, search, with_outs=with_outs, start=max(0, lower - pool.wh), melds=melds)
         options.append(DiscardOption(t, r.distance, r.outs, r.out_tiles, r.route,
                                      tiles_in_melds(rest, okey, memo), _potential(rest, indicator, pool, memo)))
     return options
+
+
+def _one_gap_more(search: TemplateSearch, whole: Pool, g15: int, every: int,
+                  worse: list[tuple[int, Pool]]) -> dict[int, tuple[int, int]]:
+    """The fewest gaps and gap faces of discards that every template with the
+    15's fewest gaps ``g15`` uses (their 14 need ``g15 + 1`` or more).
+
+    A best template of such a 14 either has no gap at the discarded face:
+    it is one of the 15's templates with a gap more that leave a tile of
+    that face out (one pass over the 15 serves them all); or it has one:
+    put the discarded tile back there and it is one of the 15's best
+    templates (they all use it) that can spare a tile for that gap, an
+    available copy of the face or an okey. Those are the 15's best templates
+    with one copy of the face, or one okey, set aside (all of them, gap
+    faces ``every``, when no best template has a gap at the face)."""
+    if len(worse) < 3 or g15 >= HAND_SIZE:  # fewer: searching them alone costs less
+        return {}
+    _, left = search.gap_faces_left(whole.x, whole.y, whole.w, HAND_SIZE, g15 + 1, whole.total)
+    spare_okey = search.faces_if_fits(whole.x, whole.y, whole.w - 1, HAND_SIZE, g15, whole.total) \
+        if whole.w else -1
+    found = {}
+    for face, pool in worse:
+        bit = 1 << SHIFT[face]
+        if not pool.avail[face]:
+            spare_copy = -1
+        elif not every & bit:
+            spare_copy = every
+        else:
+            spare_copy = search.faces_if_fits(whole.x, whole.y - bit, whole.w, HAND_SIZE, g15, whole.total)
+        if spare_copy >= 0 or spare_okey >= 0:
+            found[face] = (g15 + 1, left.get(face, 0) | max(spare_copy, 0) | max(spare_okey, 0) | bit)
+        elif face in left:
+            found[face] = (g15 + 1, left[face])
+    return found
 
 
 def _fifteen(hand: Iterable[Tile | str] | str, indicator: Tile | str, seen: Iterable[Tile | str] | str

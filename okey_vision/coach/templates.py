@@ -33,6 +33,7 @@ from okey_vision.tiles import HAND_SIZE, NUM_FACES
 UNREACHABLE = 99
 
 SHIFT = [2 * i for i in range(NUM_FACES)]
+_NONE: tuple[int, dict[int, int]] = (-1, {})  # no template fits (never mutated)
 _M1 = int("01" * NUM_FACES, 2)  # the low bit of every 2-bit face count
 
 # Per face: the 2-bit fields of the four faces of its number (sets), and of
@@ -78,22 +79,29 @@ def _shape_table(i: int) -> list[tuple[int, list[tuple[int, int]]]]:
 
 
 _SHAPES = [_shape_table(i) for i in range(NUM_FACES)]
+# Per face: every face (as a low bit) that one of its melds holds; the melds
+# open to a state depend only on the hand and the available tiles there.
+_LOCAL = [0] * NUM_FACES
+for _i in range(NUM_FACES):
+    for _lead, _family in _SHAPES[_i]:
+        for _mask, _size in _family:
+            _LOCAL[_i] |= _mask
 
 
-def _options(x: int, y: int, w: int, cap: int) -> list[tuple[int, int, int, int, int, int]]:
-    """Every meld holding the lowest hand tile of ``x`` with at most ``cap``
-    gaps, its other slots taken from the hand where it has the face, else
-    gaps (an available tile of the face, else an okey): (x after, y after,
-    okeys after, size, hand tiles used, gap faces as 2-bit-field low bits).
+def _options(i: int, hx: int, hy: int, w: int, cap: int) -> list[tuple[int, int, int, int, int, int]]:
+    """Every meld holding face ``i`` (the lowest hand tile) with at most
+    ``cap`` gaps, its other slots taken from the hand where it has the face
+    (``hx``: faces held, as low bits), else gaps (an available tile of the
+    face, ``hy``, else an okey): (hand tiles taken, available tiles taken,
+    okeys taken, size, hand tiles used, gap faces), all but the counts as
+    low bits of 2-bit fields.
 
     Taking the hand's own tile where it has the face loses nothing: a
     template using a gap there and the hand tile elsewhere swaps them with
     the same faces. Faces below the lowest hand tile are gaps (none left).
     Bit-parallel: one mask per meld shape, a few integer operations each."""
-    hx = (x | x >> 1) & _M1   # faces the hand holds
-    hy = (y | y >> 1) & _M1   # faces still available
     out: list[tuple[int, int, int, int, int, int]] = []
-    for lead, family in _SHAPES[low_face(x)]:
+    for lead, family in _SHAPES[i]:
         if lead > cap:
             break  # families come by growing lead
         for mask, size in family:
@@ -106,7 +114,7 @@ def _options(x: int, y: int, w: int, cap: int) -> list[tuple[int, int, int, int,
             wild = size - k - real.bit_count()
             if wild > w:
                 break
-            out.append((x - used, y - real, w - wild, size, k, gaps))
+            out.append((used, real, wild, size, k, gaps))
     return out
 
 
@@ -138,6 +146,20 @@ class TemplateSearch:
         self._free_ok = memo.free
         self._free_mask = memo.free_faces
         self._reach = memo.reach
+        self._melds = memo.melds
+
+    def options(self, x: int, y: int, w: int, cap: int) -> list[tuple[int, int, int, int, int, int]]:
+        """:func:`_options` for the lowest tile of ``x``, memoised on what
+        the hand holds and what is available where its melds lie."""
+        i = ((x & -x).bit_length() - 1) >> 1
+        local = _LOCAL[i]
+        hx = (x | x >> 1) & local
+        hy = (y | y >> 1) & local
+        key = (i, hx, hy, w, cap)
+        found = self._melds.get(key)
+        if found is None:
+            found = self._melds[key] = _options(i, hx, hy, w, cap)
+        return found
 
     def reach(self, x: int, g: int) -> int:
         """The faces (2-bit fields) that melds anchored on the tiles of ``x``
@@ -188,8 +210,15 @@ class TemplateSearch:
     def _key(self, x: int, y: int, w: int, b: int, g: int) -> tuple[int, int, int, int]:
         """The memo key of a search state. Only the available tiles that melds
         anchored on ``x`` can touch matter, unless a meld of gaps alone may
-        still come (it needs 3 gaps and 3 slots): it may take any available tile."""
-        return (x, y & self.reach(x, g) if g < 3 or b < 3 else y, w, b * 16 + g)
+        still come (it needs 3 gaps and 3 slots): it may take any available
+        tile. With no gap left neither matters, nor the okeys; with ``g``
+        gaps left at most ``g`` okeys can be used, and with one, a face is
+        available or not (how many copies does not matter)."""
+        if g == 0:
+            return (x, 0, 0, b * 16)
+        if g == 1:
+            return (x, (y | y >> 1) & _M1 & self.reach(x, 1), min(w, 1), b * 16 + 1)
+        return (x, y & self.reach(x, g) if g < 3 or b < 3 else y, min(w, g), b * 16 + g)
 
     def fits(self, x: int, y: int, w: int, b: int, g: int, total: int) -> bool:
         """True when some template of exactly ``b`` slots holds hand tiles of
@@ -198,37 +227,53 @@ class TemplateSearch:
             return False  # too few hand tiles left to fill the non-gap slots
         if x == 0:
             return b <= g and self.free(y, w, b)
-        key = self._key(x, y, w, b, g)
+        if g == 0:
+            key = (x, 0, 0, b * 16)  # inline of _key (the hottest line of the search)
+        else:
+            key = self._key(x, y, w, b, g)
         value = self._fits.get(key)
         if value is not None:
             return value
         # The lowest tile lies in some meld, or is left out of the template.
         value = False
-        for x2, y2, w2, size, k, _ in _options(x, y, w, g):
-            if size <= b and self.fits(x2, y2, w2, b - size, g - size + k, total - k):
+        fits = self.fits
+        for used, real, wild, size, k, _ in self.options(x, y, w, g):
+            if size <= b and fits(x - used, y - real, w - wild, b - size, g - size + k, total - k):
                 value = True
                 break
         else:
-            value = self.fits(x - (1 << SHIFT[low_face(x)]), y, w, b, g, total - 1)
+            value = fits(x - (1 << (((x & -x).bit_length() - 1) & ~1)), y, w, b, g, total - 1)  # one tile fewer
         self._fits[key] = value
         return value
 
     def gap_faces(self, x: int, y: int, w: int, b: int, g: int, total: int) -> int:
-        """Every gap face (bit mask) of some template that :meth:`fits` finds."""
-        if not self.fits(x, y, w, b, g, total):
-            return 0
+        """Every gap face (bit mask) of some template that :meth:`fits` finds
+        (0 when there is none)."""
+        return max(0, self.faces_if_fits(x, y, w, b, g, total))
+
+    def faces_if_fits(self, x: int, y: int, w: int, b: int, g: int, total: int) -> int:
+        """:meth:`gap_faces`, or -1 when no template fits: one pass that
+        decides and collects at once (a memoised "no" from :meth:`fits` is
+        trusted; a "yes" is recorded for it)."""
+        if b - g > total:
+            return -1
         if x == 0:
-            return self.free_faces(y, w, b)
+            return self.free_faces(y, w, b) if b <= g and self.free(y, w, b) else -1
         key = self._key(x, y, w, b, g)
         value = self._gaps.get(key)
         if value is not None:
             return value
-        i = low_face(x)
-        value = self.gap_faces(x - (1 << SHIFT[i]), y, w, b, g, total - 1)
-        for x2, y2, w2, size, k, faces in _options(x, y, w, g):
-            if size <= b and self.fits(x2, y2, w2, b - size, g - size + k, total - k):
-                value |= faces | self.gap_faces(x2, y2, w2, b - size, g - size + k, total - k)
+        if self._fits.get(key) is False:
+            return -1
+        faces_of = self.faces_if_fits
+        value = faces_of(x - (1 << (((x & -x).bit_length() - 1) & ~1)), y, w, b, g, total - 1)
+        for used, real, wild, size, k, faces in self.options(x, y, w, g):
+            if size <= b:
+                sub = faces_of(x - used, y - real, w - wild, b - size, g - size + k, total - k)
+                if sub >= 0:
+                    value = max(value, 0) | faces | sub
         self._gaps[key] = value
+        self._fits[key] = value >= 0
         return value
 
     def gap_faces_left(self, x: int, y: int, w: int, b: int, g: int, total: int) -> tuple[int, dict[int, int]]:
@@ -239,27 +284,38 @@ class TemplateSearch:
         the 15 that leaves a tile out is a template of the 14 after
         discarding it, and when it has the 15's fewest gaps it is an optimal
         one there."""
-        if not self.fits(x, y, w, b, g, total):
-            return 0, {}
+        found = self._faces_left(x, y, w, b, g, total)
+        return (found[0], found[1]) if found[0] >= 0 else (0, {})
+
+    def _faces_left(self, x: int, y: int, w: int, b: int, g: int, total: int) -> tuple[int, dict[int, int]]:
+        """:meth:`gap_faces_left` in one pass, as :meth:`faces_if_fits`: (-1, {})
+        when no template fits."""
+        if b - g > total:
+            return _NONE
         if x == 0:
-            return self.free_faces(y, w, b), {}
+            return (self.free_faces(y, w, b), {}) if b <= g and self.free(y, w, b) else _NONE
         key = self._key(x, y, w, b, g)
         found = self._left.get(key)
         if found is not None:
             return found
-        i = low_face(x)
-        every, below = self.gap_faces_left(x - (1 << SHIFT[i]), y, w, b, g, total - 1)
+        if self._fits.get(key) is False:
+            return _NONE
+        p = ((x & -x).bit_length() - 1) & ~1
+        every, below = self._faces_left(x - (1 << p), y, w, b, g, total - 1)
         left = dict(below)
-        if self.fits(x - (1 << SHIFT[i]), y, w, b, g, total - 1):
-            left[i] = left.get(i, 0) | every  # this tile is the one left out
-        for x2, y2, w2, size, k, faces in _options(x, y, w, g):
-            if size <= b and self.fits(x2, y2, w2, b - size, g - size + k, total - k):
-                sub, sub_left = self.gap_faces_left(x2, y2, w2, b - size, g - size + k, total - k)
-                every |= faces | sub
-                for f, m in sub_left.items():
-                    left[f] = left.get(f, 0) | faces | m
-        self._left[key] = (every, left)
-        return every, left
+        if every >= 0:
+            left[p >> 1] = left.get(p >> 1, 0) | every  # this tile is the one left out
+        for used, real, wild, size, k, faces in self.options(x, y, w, g):
+            if size <= b:
+                sub, sub_left = self._faces_left(x - used, y - real, w - wild, b - size, g - size + k, total - k)
+                if sub >= 0:
+                    every = max(every, 0) | faces | sub
+                    for f, m in sub_left.items():
+                        left[f] = left.get(f, 0) | faces | m
+        found = (every, left) if every >= 0 else _NONE
+        self._left[key] = found
+        self._fits[key] = every >= 0
+        return found
 
     def fewest_gaps(self, x: int, y: int, w: int, total: int, start: int = 0, most: int = HAND_SIZE) -> int:
         """Fewest gaps in a 14-slot template for hand tiles ``x``: iterative

@@ -118,6 +118,21 @@ def take_or_draw_text(advice: Advice) -> str:
     return reason[0].upper() + reason[1:] + "."
 
 
+#: Why a hand cannot be analysed yet.
+NO_INDICATOR = "Set the indicator (the tile turned face up) to get advice."
+NO_TILES = "No tiles in the hand: take a photo of your rack, or add tiles below."
+
+
+def groups_caption(finish: Finish | None, pairs: int = 0, in_melds: int = 0, tiles: int = 0) -> str:
+    """The caption over the drawn groups: the finish's melds, the seven-pairs
+    route (``pairs`` pairs), or the runs and sets (``in_melds`` of ``tiles``)."""
+    if finish is not None:
+        return "Declare with these " + finish.kind.label
+    if pairs:
+        return f"Seven pairs route: {pairs} pairs"
+    return f"Runs and sets: {in_melds} of {tiles} tiles in melds"
+
+
 def cannot_take(offered: Tile, why: str) -> str:
     """The offered tile cannot be taken (too many copies, ...)."""
     return f"Cannot take {offered.name}: {why}"

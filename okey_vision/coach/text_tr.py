@@ -134,6 +134,21 @@ def take_or_draw_text(advice: Advice) -> str:
     return f"Yerden çek: {distance_text(advice.distance)}, {advice.outs} taş işine yarar."
 
 
+#: Why a hand cannot be analysed yet.
+NO_INDICATOR = "Öneri için göstergeyi (açılan taşı) seç."
+NO_TILES = "Elde taş yok: ıstakanın fotoğrafını çek ya da aşağıdan taş ekle."
+
+
+def groups_caption(finish: Finish | None, pairs: int = 0, in_melds: int = 0, tiles: int = 0) -> str:
+    """The caption over the drawn groups: the finish's melds, the seven-pairs
+    route (``pairs`` pairs), or the runs and sets (``in_melds`` of ``tiles``)."""
+    if finish is not None:
+        return "Bunlarla bitir: " + kind_label(finish.kind)
+    if pairs:
+        return f"Çift yolu: {pairs} çift"
+    return f"Perler: {tiles} taşın {in_melds} tanesi perde"
+
+
 def cannot_take(offered: Tile, why: str) -> str:
     """The offered tile cannot be taken (too many copies, ...)."""
     return f"{offered.name} alınamaz: {why}"

@@ -27,16 +27,23 @@ from okey_vision.coach.text import distance_text
 from okey_vision.errors import OkeyError
 from okey_vision.melds import Meld
 from okey_vision.memo import Memo
-from okey_vision.scoring import COUNTDOWN, FinishKind, check_scheme
+from okey_vision.scoring import COUNTDOWN, check_scheme
 from okey_vision.solver import Arrangement, Declaration, Finish, arrange, declare
 from okey_vision.tiles import HAND_SIZE, MAX_HAND, Hand, Tile, okey_of, parse_hand, parse_tile
 
 
 @dataclass(frozen=True)
 class Problem:
-    """A hand that cannot be analysed, with a message for the player."""
+    """A hand that cannot be analysed, with a message for the player;
+    ``key`` names the coach text's sentence when it is one (so a page in
+    another language can show its own)."""
 
     message: str
+    key: str = ""
+
+    def in_words(self, words: ModuleType = text) -> str:
+        """The message in the language of ``words`` (a coach text module)."""
+        return getattr(words, self.key) if self.key else self.message
 
     @property
     def ok(self) -> bool:
@@ -107,10 +114,10 @@ def analyse(tiles: str | Iterable[str | Tile], indicator: str | Tile | None,
     try:
         check_scheme(scheme)
         if indicator is None or indicator == "":
-            return Problem("Set the indicator (the tile turned face up) to get advice.")
+            return Problem(text.NO_INDICATOR, "NO_INDICATOR")
         names = parse_hand(tiles)
         if not names:
-            return Problem("No tiles in the hand: take a photo of your rack, or add tiles below.")
+            return Problem(text.NO_TILES, "NO_TILES")
         hand = Hand(tuple(names), parse_tile(indicator), tuple(parse_hand(seen)))
         arrangement = arrange(list(hand.tiles), hand.indicator, memo=memo)
         declaration = declare(list(hand.tiles), hand.indicator, scheme=scheme, memo=memo)
@@ -172,19 +179,19 @@ def take_or_draw(a: Analysis, offered: str | Tile, memo: Memo | None = None, wor
     return words.take_or_draw_text(adv)
 
 
-def groups_for_display(a: Analysis) -> tuple[list[Meld], list[Tile], str]:
+def groups_for_display(a: Analysis, words: ModuleType = text) -> tuple[list[Meld], list[Tile], str]:
     """The groups to draw: the finishing melds when the hand can be declared,
     else the best runs/sets arrangement, or seven pairs when that route holds
-    more tiles; with the leftovers and a caption."""
+    more tiles; with the leftovers and a caption (in the language of ``words``)."""
     best = a.finish
     if best is not None:
         left = [best.discard] if best.discard is not None else []
-        cap = "Declare with these " + best.kind.label
-        return list(best.melds), left, cap
+        return list(best.melds), left, words.groups_caption(best)
     arr = a.arrangement
     if arr.tiles_in_pairs > arr.tiles_in_melds and len(arr.pairs) >= 5:
-        return list(arr.pairs), list(arr.pairs_leftover), f"Seven pairs route: {len(arr.pairs)} pairs"
-    return list(arr.melds), list(arr.leftover), f"Runs and sets: {arr.tiles_in_melds} of {len(arr.hand)} tiles in melds"
+        return list(arr.pairs), list(arr.pairs_leftover), words.groups_caption(None, pairs=len(arr.pairs))
+    return list(arr.melds), list(arr.leftover), words.groups_caption(None, in_melds=arr.tiles_in_melds,
+                                                                      tiles=len(arr.hand))
 
 
 __all__ = ["Analysis", "Problem", "Session", "analyse", "groups_for_display", "distance_text", "take_or_draw"]
