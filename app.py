@@ -328,8 +328,8 @@ def show_action(a: Analysis) -> None:
         ties = [o for o in a.discards[1:] if rec is not None and (o.distance, o.outs) == (rec.distance, rec.outs)]
         if ties and a.finish is None:
             st.caption(words.ties_text(rec, ties))
-        elif advice is not None and advice.reason and advice.action is not Action.DECLARE and lang() is Lang.EN:
-            st.caption(tx("why", reason=advice.reason))
+        elif advice is not None and advice.action is not Action.DECLARE:
+            st.caption(tx("why", reason=advice.explain(words)))
     if not ss.photo_has_ind and a.hand.indicator is not None and ss.photo_reads is not None:
         source = tx("source_player") if ss.ind_source == "player" else tx("source_photo")
         st.caption(tx("assumes_indicator", ind=a.hand.indicator.name, source=source))

@@ -50,7 +50,7 @@ def test_waiting_for_an_okey_discard_matches_brute_force_draws():
         got, why = wait_pays(decl.finishes, tiles, ind, [], COUNTDOWN)
         assert got == want, (tiles, ind, wins)
         if got:
-            assert f"{wins} of {unseen}" in why
+            assert f"{wins} of {unseen}" in str(why)
             a = advise(tiles, ind)
             assert a.wait and a.action is Action.DISCARD and a.best.tile == best.discard
         verdicts[got] += 1

@@ -61,3 +61,16 @@ def test_image_errors_in_turkish() -> None:
     assert image_message(exc, Lang.EN) == str(exc) == "big.png: the image is too large (9000x9000 pixels; at most 64 million)"
     assert image_message(exc, Lang.TR) == "big.png: görüntü çok büyük (9000x9000 piksel; en çok 64 milyon)"
     assert image_message(ValueError("plain"), Lang.TR) == "plain"
+
+
+@pytest.mark.parametrize("hand,ind,offered,en,tr", [
+    ("r1 r2 r3 y7 y8 y9 b4 b5 b6 k10 k11 k12 k13 y1 r9", "r3", None, "throw ", " at: bitmeye "),
+    ("r1 r2 r3 y7 y8 y9 b4 b5 b6 k10 k11 k12 k13 y1", "b9", None, "draw from the stock", "yerden çek"),
+    ("r1 r2 r3 y7 y8 y9 b4 b5 b6 k10 k11 k12 k13 y1", "b9", "k9", "take k9", "k9 al"),
+])
+def test_the_advice_explains_itself_in_both_languages(hand, ind, offered, en, tr) -> None:
+    from okey_vision.coach import advise
+
+    a = advise(hand, ind, offered=offered)
+    assert en in a.reason and a.reason == a.explain(text)
+    assert tr in a.explain(text_tr)

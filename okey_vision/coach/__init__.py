@@ -23,7 +23,7 @@ module, each using only the public names of the others:
 (True, Tile('y13'), 'declare')
 """
 
-from okey_vision.coach.advice import OPPONENT_FINISH_RATE, Action, Advice, advise, holds_indicator_twin, \
+from okey_vision.coach.advice import OPPONENT_FINISH_RATE, Action, Advice, Why, advise, holds_indicator_twin, \
     take_offered, wait_pays
 from okey_vision.coach.pool import OKEY_PAIR
 from okey_vision.coach.ranking import DiscardOption, best_discard, rank_discards
@@ -36,4 +36,5 @@ __all__ = [
     "Action", "Advice", "DiscardOption", "FINISHED", "Memo", "OKEY_PAIR", "OPPONENT_FINISH_RATE", "Reading", "UNREACHABLE",
     "advise", "best_discard", "distance", "holds_indicator_twin", "rank_discards", "reading", "take_offered",
     "wait_pays",
+    "Why",
 ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from types import ModuleType
 from typing import Iterable, Sequence
 
 from okey_vision.coach import text
@@ -41,6 +42,23 @@ class Action(str, Enum):
 
 
 @dataclass(frozen=True)
+class Why:
+    """A reason kept as one of the coach text's sentences and its arguments,
+    so it can be said in any language (:mod:`okey_vision.coach.text`,
+    :mod:`okey_vision.coach.text_tr`)."""
+
+    sentence: str
+    args: tuple = ()
+
+    def in_words(self, words: ModuleType = text) -> str:
+        """The reason said by the text module ``words`` (English by default)."""
+        return getattr(words, self.sentence)(*self.args)
+
+    def __str__(self) -> str:
+        return self.in_words()
+
+
+@dataclass(frozen=True)
 class Advice:
     """What to do with a hand: declare, which tile to discard, or whether to
     take the offered discard, with the reason in words."""
@@ -49,7 +67,7 @@ class Advice:
     indicator: Tile
     seen: tuple[Tile, ...]
     action: Action
-    reason: str
+    why: Why
     distance: int                     # now (14 tiles) or after the best discard (15)
     discards: tuple[DiscardOption, ...] = ()   # 15 tiles: best first (the finish's discard when declaring)
     can_declare: bool = False
@@ -66,6 +84,15 @@ class Advice:
     def okey(self) -> Tile:
         """The okey face."""
         return okey_of(self.indicator)
+
+    @property
+    def reason(self) -> str:
+        """Why, in English."""
+        return self.why.in_words()
+
+    def explain(self, words: ModuleType = text) -> str:
+        """Why, in the language of ``words`` (a coach text module)."""
+        return self.why.in_words(words)
 
     @property
     def best(self) -> DiscardOption | None:
@@ -110,7 +137,7 @@ OPPONENT_FINISH_RATE = 0.08
 
 
 def wait_pays(finishes: Sequence[Finish], tiles: Sequence[Tile], indicator: Tile, seen: Sequence[Tile],
-              scheme: str, memo: Memo | None = None) -> tuple[bool, str]:
+              scheme: str, memo: Memo | None = None) -> tuple[bool, Why | None]:
     """Whether a finished hand should wait one turn for a richer finish
     (throwing an okey to finish doubles the score): waiting pays when the
     chance to draw a tile that frees the okey, times the doubled points,
@@ -139,8 +166,8 @@ def wait_pays(finishes: Sequence[Finish], tiles: Sequence[Tile], indicator: Tile
     later = 2 * now
     q = OPPONENT_FINISH_RATE
     if p * later + (1 - p) * (1 - q) * now > now:
-        return True, text.wait_reason(wins, unseen, later, now)
-    return False, ""
+        return True, Why("wait_reason", (wins, unseen, later, now))
+    return False, None
 
 
 def advise(hand: Iterable[Tile | str] | str, indicator: Tile | str, seen: Iterable[Tile | str] | str = (),
@@ -186,12 +213,12 @@ def _advise_discard(tiles: list[Tile], ind: Tile, gone: list[Tile], scheme: str,
         # The finish's own discard leads: thrown to declare, or (waiting) to keep the finished 14.
         options = [o for o in options if o.tile == finish.discard] + [o for o in options if o.tile != finish.discard]
         wait, why = wait_pays(decl.finishes, tiles, ind, gone, scheme, memo)
-        action, reason = (Action.DISCARD, why) if wait else (Action.DECLARE, text.declare_reason(finish, scheme))
-        return Advice(action=action, reason=reason, distance=0, discards=tuple(options), can_declare=True,
+        action, reason = (Action.DISCARD, why) if wait else (Action.DECLARE, Why("declare_reason", (finish, scheme)))
+        return Advice(action=action, why=reason, distance=0, discards=tuple(options), can_declare=True,
                       declare=finish, wait=wait, **common)
     best = options[0]
     ties = [o for o in options[1:] if (o.distance, o.outs) == (best.distance, best.outs)]
-    return Advice(action=Action.DISCARD, reason=text.discard_reason(best, ties), distance=best.distance,
+    return Advice(action=Action.DISCARD, why=Why("discard_reason", (best, tuple(ties))), distance=best.distance,
                   discards=tuple(options), **common)
 
 
@@ -217,7 +244,7 @@ def _advise_draw(tiles: list[Tile], ind: Tile, gone: list[Tile], off: Tile | Non
     common = dict(hand=tuple(tiles), indicator=ind, seen=tuple(gone), distance=now.distance, outs=now.outs,
                   out_tiles=now.out_tiles, indicator_twin=twin, scheme=scheme)
     if off is None:
-        return Advice(action=Action.DRAW, reason=text.draw_reason(now), **common)
+        return Advice(action=Action.DRAW, why=Why("draw_reason", (now,)), **common)
     take, finishes = take_offered(tiles, ind, gone, off, now, scheme, memo)
-    reason = text.take_reason(off, now, finishes) if take else text.leave_reason(off, now)
-    return Advice(action=Action.TAKE if take else Action.DRAW, reason=reason, offered=off, take=take, **common)
+    why = Why("take_reason", (off, now, finishes)) if take else Why("leave_reason", (off, now))
+    return Advice(action=Action.TAKE if take else Action.DRAW, why=why, offered=off, take=take, **common)

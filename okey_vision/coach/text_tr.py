@@ -9,6 +9,7 @@ at, bitir, çek.
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Sequence
 
 from okey_vision.coach.templates import UNREACHABLE
@@ -129,9 +130,8 @@ def headline(advice: Advice | None, tiles: int, finish: Finish | None, points: i
 
 def take_or_draw_text(advice: Advice) -> str:
     """The take-or-draw advice as a sentence for a screen."""
-    if advice.take and advice.offered is not None:
-        return f"{advice.offered.name} al: {distance_text(advice.distance)}."
-    return f"Yerden çek: {distance_text(advice.distance)}, {advice.outs} taş işine yarar."
+    reason = advice.explain(sys.modules[__name__])
+    return reason[0].upper() + reason[1:] + "."
 
 
 #: Why a hand cannot be analysed yet.
@@ -157,7 +157,7 @@ def cannot_take(offered: Tile, why: str) -> str:
 def advice_lines(advice: Advice) -> list[str]:
     """The advice as the command line prints it."""
     ind = advice.indicator
-    lines = [f"Gösterge {ind.name}: okey {advice.okey.name}", f"Öneri: {advice.reason}"]
+    lines = [f"Gösterge {ind.name}: okey {advice.okey.name}", f"Öneri: {advice.explain(sys.modules[__name__])}"]
     if advice.indicator_twin:
         lines.append(f"Göstergenin eşi sende ({ind.name}): bonus için göster.")
     if advice.discards:
