@@ -159,3 +159,17 @@ def test_sixteen_bit_grey_and_alpha_arrays() -> None:
 def test_sixteen_bit_png_file_decodes_to_eight_bits() -> None:
     photo = decode_image(encode(".png", RACK.astype(np.uint16) * 257), "deep.png")
     assert photo.image.dtype == np.uint8 and np.array_equal(photo.image, RACK)
+
+
+@pytest.mark.parametrize("name,data", [
+    ("giant.png", png_header(60000, 60000) + b"\x00" * 1800),
+    ("bomb.tif", tiff_header(32000, 32000)),
+    ("cut.png", encode(".png", RACK)[:3000]),
+])
+def test_cli_read_of_a_hostile_image_is_one_line(tmp_path, name: str, data: bytes) -> None:
+    p = tmp_path / name
+    p.write_bytes(data)
+    out = subprocess.run([sys.executable, "-m", "okey_vision.cli", "read", str(p)], capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.count("\n") == 1 and out.stderr.startswith(f"okey-vision read: error: {p}: ")
