@@ -7,6 +7,7 @@ repo="$(cd "$(dirname "$0")/../.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 py="${PYTHON:-python3}"
+case "$py" in */*) case "$py" in /*) ;; *) py="$PWD/$py" ;; esac ;; esac  # absolute: the script changes folder
 "$py" -m pip wheel -q --no-deps -w "$work/dist" "$repo"
 wheel="$(ls "$work"/dist/okey_vision-*.whl)"
 "$py" -m venv "$work/env"
