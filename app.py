@@ -518,14 +518,16 @@ def scores_panel() -> None:
         return
     st.caption(tx("countdown_rule" if table.scheme == COUNTDOWN else "penalty_rule",
                   scheme=scheme_label(table.scheme)))
-    st.table(table.table())
+    st.table(table.table(lang()))
     if table.game_over():
         st.success(tx("game_over", who=table.leader()))
     else:
         c1, c2, c3, c4 = st.columns([2, 2, 1, 2])
         winner = c1.selectbox(tx("won_by"), table.players + [tx("nobody")], key="r_winner")
-        label = c2.radio(tx("finish"), [k.label for k in FinishKind], key="r_kind", horizontal=True)
-        kind = next(k for k in FinishKind if k.label == label)
+        kinds = list(FinishKind)
+        labels = [coach_text(lang()).kind_label(k) for k in kinds]
+        label = c2.radio(tx("finish"), labels, key="r_kind", horizontal=True)
+        kind = kinds[labels.index(label)] if label in labels else kinds[0]
         okey = c3.checkbox(tx("okey_discard"), key="r_okey")
         shown = c4.multiselect(tx("twin_shown"), table.players, key="r_shown")
         if st.button(tx("record_round"), key="r_add"):

@@ -27,6 +27,12 @@ def test_countdown_scores_every_finish_kind():
     t = t.add(Round(None))                               # stall: nothing in countdown
     assert t.totals() == [8, 14]
     assert [row["round"] for row in t.table()] == ["start", "1", "2", "3", "4", "5"]
+    from okey_vision.ui.text import Lang
+
+    tr = t.table(Lang.TR)
+    assert [row["el"] for row in tr] == ["başlangıç", "1", "2", "3", "4", "5"]
+    assert [row["sonuç"] for row in tr][1:] == ["A: perler", "A: perler, okey atarak", "B: çiftler",
+                                                "B: çiftler, okey atarak", "kimse bitiremedi (taş bitti)"]
 
 
 def test_countdown_indicator_twin_and_game_over():

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from okey_vision.errors import OkeyError
+from okey_vision.ui.text import Lang, coach_text, t
 from okey_vision.scoring import (
     COUNTDOWN,
     PENALTY,
@@ -48,15 +49,15 @@ class Round:
     okey_discard: bool = False
     indicator_shown: tuple[int, ...] = ()
 
-    def describe(self, players: list[str]) -> str:
+    def describe(self, players: list[str], lang: Lang = Lang.EN) -> str:
         """A short line such as 'Can: seven pairs, okey discard'."""
         if self.winner is None:
-            text = "stall (stock ran out)"
+            text = t("stall", lang)
         else:
-            how = FinishKind.parse(self.kind).label
-            text = f"{players[self.winner]}: {how}" + (", okey discard" if self.okey_discard else "")
+            how = coach_text(lang).kind_label(FinishKind.parse(self.kind))
+            text = f"{players[self.winner]}: {how}" + (t("okey_discard_note", lang) if self.okey_discard else "")
         if self.indicator_shown:
-            text += "; indicator twin: " + ", ".join(players[i] for i in self.indicator_shown)
+            text += t("twin_note", lang, who=", ".join(players[i] for i in self.indicator_shown))
         return text
 
 
@@ -127,13 +128,14 @@ class ScoreTable:
         """The best placed player (most points in countdown, fewest in penalty)."""
         return self.players[leader(self.totals(), self.scheme)]
 
-    def table(self) -> list[dict[str, object]]:
+    def table(self, lang: Lang = Lang.EN) -> list[dict[str, object]]:
         """Rows for display: round number, what happened, each player's total."""
+        rnd, res = t("round_col", lang), t("result_col", lang)
         out: list[dict[str, object]] = [
-            {"round": "start", "result": "", **dict(zip(self.players, [START[self.scheme]] * len(self.players)))}
+            {rnd: t("start_row", lang), res: "", **dict(zip(self.players, [START[self.scheme]] * len(self.players)))}
         ]
         for k, (r, tot) in enumerate(zip(self.rounds, self.rows()), start=1):
-            out.append({"round": str(k), "result": r.describe(self.players), **dict(zip(self.players, tot))})
+            out.append({rnd: str(k), res: r.describe(self.players, lang), **dict(zip(self.players, tot))})
         return out
 
 
