@@ -35,7 +35,8 @@ from okey_vision.ui.advice import (  # noqa: E402
 from okey_vision.ui.round import LiveRound  # noqa: E402
 from okey_vision.ui.sample import sample_bytes  # noqa: E402
 from okey_vision.ui.scores import Round, ScoreTable  # noqa: E402
-from okey_vision.ui.text import Lang, coach_text, image_message, t  # noqa: E402
+from okey_vision.coach import text as words  # noqa: E402
+from okey_vision.ui.text import Lang, image_message, t  # noqa: E402
 from okey_vision.vision.reads import APART  # noqa: E402
 
 log = logging.getLogger("okey_vision.app")
@@ -311,10 +312,8 @@ def show_action(a: Analysis) -> None:
     """The move, first and large: the headline (a success box when the hand
     can be declared), the tile to throw drawn large, ties in plain words."""
     ss = st.session_state
-    words = coach_text(lang())
     advice = a.advice
-    head = (a.headline() if lang() is Lang.EN
-            else words.headline(advice, len(a.hand.tiles), a.finish, a.points, a.scheme))
+    head = words.headline(advice, len(a.hand.tiles), a.finish, a.points, a.scheme, lang())
     with st.container(key="action"):
         if a.can_declare:
             st.success(head)
@@ -327,9 +326,9 @@ def show_action(a: Analysis) -> None:
                         unsafe_allow_html=True)
         ties = [o for o in a.discards[1:] if rec is not None and (o.distance, o.outs) == (rec.distance, rec.outs)]
         if ties and a.finish is None:
-            st.caption(words.ties_text(rec, ties))
+            st.caption(words.ties_text(rec, ties, lang()))
         elif advice is not None and advice.action is not Action.DECLARE:
-            st.caption(tx("why", reason=advice.explain(words)))
+            st.caption(tx("why", reason=advice.explain(lang())))
     if not ss.photo_has_ind and a.hand.indicator is not None and ss.photo_reads is not None:
         source = tx("source_player") if ss.ind_source == "player" else tx("source_photo")
         st.caption(tx("assumes_indicator", ind=a.hand.indicator.name, source=source))
@@ -345,7 +344,7 @@ def show_advice(a: Analysis) -> None:
                + (" " + tx("discards_seen", n=len(a.hand.seen)) if a.hand.seen else ""))
     if advice is not None and advice.indicator_twin:
         st.caption(tx("twin", ind=ind.name))
-    melds, left, caption = groups_for_display(a, coach_text(lang()))
+    melds, left, caption = groups_for_display(a, lang())
     rec = a.recommended
     discard = a.finish.discard if a.finish else (rec.tile if rec else None)
     st.markdown(f"**{caption}**")
@@ -358,14 +357,13 @@ def show_advice(a: Analysis) -> None:
         st.markdown(f"**{tx('discards_best_first')}**")
         st.markdown(options_table(a))
     elif advice is not None and len(a.hand.tiles) == HAND_SIZE:
-        words = coach_text(lang())
-        st.caption(tx("fourteen", n=HAND_SIZE, distance=words.distance_text(advice.distance))
+        st.caption(tx("fourteen", n=HAND_SIZE, distance=words.distance_text(advice.distance, lang()))
                    + (tx("outs_list", n=advice.outs, tiles=" ".join(t.name for t in advice.out_tiles))
                       if advice.outs else ""))
         offered = st.selectbox(tx("offered"), TILE_NAMES, index=None, placeholder=tx("offered_placeholder"),
                                key="offered")
         if offered:
-            st.info(take_or_draw(a, offered, memo=st.session_state.coach.memo, words=words))
+            st.info(take_or_draw(a, offered, memo=st.session_state.coach.memo, lang=lang()))
     for note in a.notes:
         if note:
             st.caption(note)
@@ -525,7 +523,7 @@ def scores_panel() -> None:
         c1, c2, c3, c4 = st.columns([2, 2, 1, 2])
         winner = c1.selectbox(tx("won_by"), table.players + [tx("nobody")], key="r_winner")
         kinds = list(FinishKind)
-        labels = [coach_text(lang()).kind_label(k) for k in kinds]
+        labels = [words.kind_label(k, lang()) for k in kinds]
         label = c2.radio(tx("finish"), labels, key="r_kind", horizontal=True)
         kind = kinds[labels.index(label)] if label in labels else kinds[0]
         okey = c3.checkbox(tx("okey_discard"), key="r_okey")
@@ -607,7 +605,7 @@ def live_panel() -> None:
         if result.ok:
             show_action(result)
         else:
-            st.warning(result.in_words(coach_text(lang())))
+            st.warning(result.said(lang()))
 
 
 def scheme_label(scheme: str) -> str:
@@ -709,7 +707,7 @@ def main() -> None:
     elif r.indicator is None and ss.hand and not ss.photo_has_ind and ss.photo_reads is not None:
         st.info(tx("ask_indicator"))
     else:
-        st.warning(result.in_words(coach_text(lang())))
+        st.warning(result.said(lang()))
     t0 = ss.pop("photo_t0", None)
     if t0 is not None:
         ss.photo_seconds = time.perf_counter() - t0

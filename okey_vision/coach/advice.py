@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from types import ModuleType
 from typing import Iterable, Sequence
 
 from okey_vision.coach import text
@@ -43,19 +42,18 @@ class Action(str, Enum):
 
 @dataclass(frozen=True)
 class Why:
-    """A reason kept as one of the coach text's sentences and its arguments,
-    so it can be said in any language (:mod:`okey_vision.coach.text`,
-    :mod:`okey_vision.coach.text_tr`)."""
+    """A reason kept as one of :mod:`okey_vision.coach.text`'s sentences and
+    its arguments, so it can be said in any language."""
 
     sentence: str
     args: tuple = ()
 
-    def in_words(self, words: ModuleType = text) -> str:
-        """The reason said by the text module ``words`` (English by default)."""
-        return getattr(words, self.sentence)(*self.args)
+    def said(self, lang: str = "en") -> str:
+        """The reason in ``lang`` (English by default)."""
+        return getattr(text, self.sentence)(*self.args, lang=lang)
 
     def __str__(self) -> str:
-        return self.in_words()
+        return self.said()
 
 
 @dataclass(frozen=True)
@@ -88,11 +86,11 @@ class Advice:
     @property
     def reason(self) -> str:
         """Why, in English."""
-        return self.why.in_words()
+        return self.why.said()
 
-    def explain(self, words: ModuleType = text) -> str:
-        """Why, in the language of ``words`` (a coach text module)."""
-        return self.why.in_words(words)
+    def explain(self, lang: str = "en") -> str:
+        """Why, in ``lang`` ("en" or "tr")."""
+        return self.why.said(lang)
 
     @property
     def best(self) -> DiscardOption | None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Iterable
 
 from okey_vision.coach import Advice, DiscardOption, advise, text
@@ -41,9 +40,9 @@ class Problem:
     message: str
     key: str = ""
 
-    def in_words(self, words: ModuleType = text) -> str:
-        """The message in the language of ``words`` (a coach text module)."""
-        return getattr(words, self.key) if self.key else self.message
+    def said(self, lang: str = "en") -> str:
+        """The message in ``lang`` (a coach sentence when it is one)."""
+        return text.say(self.key, lang) if self.key else self.message
 
     @property
     def ok(self) -> bool:
@@ -114,10 +113,10 @@ def analyse(tiles: str | Iterable[str | Tile], indicator: str | Tile | None,
     try:
         check_scheme(scheme)
         if indicator is None or indicator == "":
-            return Problem(text.NO_INDICATOR, "NO_INDICATOR")
+            return Problem(text.say("no_indicator"), "no_indicator")
         names = parse_hand(tiles)
         if not names:
-            return Problem(text.NO_TILES, "NO_TILES")
+            return Problem(text.say("no_tiles"), "no_tiles")
         hand = Hand(tuple(names), parse_tile(indicator), tuple(parse_hand(seen)))
         arrangement = arrange(list(hand.tiles), hand.indicator, memo=memo)
         declaration = declare(list(hand.tiles), hand.indicator, scheme=scheme, memo=memo)
@@ -167,31 +166,31 @@ class Session:
         self._analyses.clear()
 
 
-def take_or_draw(a: Analysis, offered: str | Tile, memo: Memo | None = None, words: ModuleType = text) -> str:
+def take_or_draw(a: Analysis, offered: str | Tile, memo: Memo | None = None, lang: str = "en") -> str:
     """For a 14-tile hand: take the tile the previous player just discarded,
-    or draw from the stock? The coach's take-or-draw advice, as a sentence
-    (``words``: the coach's text module of the player's language)."""
+    or draw from the stock? The coach's take-or-draw advice, as a sentence in ``lang``."""
     tile = parse_tile(offered)
     try:
         adv = advise(a.hand.tiles, a.hand.indicator, seen=a.hand.seen, offered=tile, scheme=a.scheme, memo=memo)
     except OkeyError as exc:
-        return words.cannot_take(tile, str(exc))
-    return words.take_or_draw_text(adv)
+        return text.cannot_take(tile, str(exc), lang)
+    return text.take_or_draw_text(adv, lang)
 
 
-def groups_for_display(a: Analysis, words: ModuleType = text) -> tuple[list[Meld], list[Tile], str]:
+def groups_for_display(a: Analysis, lang: str = "en") -> tuple[list[Meld], list[Tile], str]:
     """The groups to draw: the finishing melds when the hand can be declared,
     else the best runs/sets arrangement, or seven pairs when that route holds
-    more tiles; with the leftovers and a caption (in the language of ``words``)."""
+    more tiles; with the leftovers and a caption in ``lang``."""
     best = a.finish
     if best is not None:
         left = [best.discard] if best.discard is not None else []
-        return list(best.melds), left, words.groups_caption(best)
+        return list(best.melds), left, text.groups_caption(best, lang=lang)
     arr = a.arrangement
     if arr.tiles_in_pairs > arr.tiles_in_melds and len(arr.pairs) >= 5:
-        return list(arr.pairs), list(arr.pairs_leftover), words.groups_caption(None, pairs=len(arr.pairs))
-    return list(arr.melds), list(arr.leftover), words.groups_caption(None, in_melds=arr.tiles_in_melds,
-                                                                      tiles=len(arr.hand))
+        return list(arr.pairs), list(arr.pairs_leftover), text.groups_caption(None, pairs=len(arr.pairs),
+                                                                              lang=lang)
+    return list(arr.melds), list(arr.leftover), text.groups_caption(None, in_melds=arr.tiles_in_melds,
+                                                                     tiles=len(arr.hand), lang=lang)
 
 
 __all__ = ["Analysis", "Problem", "Session", "analyse", "groups_for_display", "distance_text", "take_or_draw"]

@@ -22,7 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from okey_vision.errors import OkeyError
-from okey_vision.ui.text import Lang, coach_text, t
+from okey_vision.coach import text as coach_text
+from okey_vision.ui.text import Lang, t
 from okey_vision.scoring import (
     COUNTDOWN,
     PENALTY,
@@ -54,7 +55,7 @@ class Round:
         if self.winner is None:
             text = t("stall", lang)
         else:
-            how = coach_text(lang).kind_label(FinishKind.parse(self.kind))
+            how = coach_text.kind_label(FinishKind.parse(self.kind), lang)
             text = f"{players[self.winner]}: {how}" + (t("okey_discard_note", lang) if self.okey_discard else "")
         if self.indicator_shown:
             text += t("twin_note", lang, who=", ".join(players[i] for i in self.indicator_shown))

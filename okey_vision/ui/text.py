@@ -1,8 +1,7 @@
 """Every label and message the app shows, in English and Turkish.
 
 The coach's own sentences (what to do and why) live in
-:mod:`okey_vision.coach.text` and its Turkish twin
-:mod:`okey_vision.coach.text_tr`; :func:`coach_text` picks one. Players'
+:mod:`okey_vision.coach.text`, in both languages too. Players'
 words in Turkish: gösterge (indicator), okey, sahte okey (false joker),
 ıstaka (rack), per (meld), çift (pairs), at (discard), bitir (declare), çek
 (draw).
@@ -16,7 +15,6 @@ words in Turkish: gösterge (indicator), okey, sahte okey (false joker),
 from __future__ import annotations
 
 from enum import Enum
-from types import ModuleType
 
 
 class Lang(str, Enum):
@@ -41,17 +39,6 @@ class Lang(str, Enum):
             if code in {lang.value for lang in cls}:
                 return cls(code)
         return cls.EN
-
-
-def coach_text(lang: Lang) -> ModuleType:
-    """The coach's sentences in ``lang``."""
-    if lang is Lang.TR:
-        from okey_vision.coach import text_tr
-
-        return text_tr
-    from okey_vision.coach import text
-
-    return text
 
 
 #: key -> (English, Turkish); ``{name}`` fields are filled by :func:`t`.
@@ -233,4 +220,4 @@ def t(key: str, lang: Lang = Lang.EN, **fields: object) -> str:
     return (tr if lang is Lang.TR else en).format(**fields)
 
 
-__all__ = ["Lang", "TEXT", "IMAGE_TR", "t", "coach_text", "image_message"]
+__all__ = ["Lang", "TEXT", "IMAGE_TR", "t", "image_message"]
