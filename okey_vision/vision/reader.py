@@ -31,6 +31,9 @@ import numpy as np
 from okey_vision.errors import ImageError, OkeyError
 from okey_vision.tiles import TILES, Tile, parse_tile
 from okey_vision.vision.consistency import make_consistent
+from okey_vision.vision.crops import (COLOR_CLASSES, NUMBER_CLASSES, box_quad, cluster_inks,
+                                      ink_feature, is_greyscale, obb_quad, quad_axes, turned,
+                                      upright_crop, upright_quad, white_balance)
 from okey_vision.vision.io import as_bgr, load_image
 from okey_vision.vision.reads import APART, TileRead, rack_order
 
@@ -43,6 +46,18 @@ CROP_MARGIN = 0.08
 #: Crops read per tile (margins), their distributions averaged: measured +5
 #: points per-tile accuracy on the real held-out photos, +1 on synthetic.
 CROP_MARGINS = (0.03, 0.08, 0.14)
+#: Margins of the upright crops read per tile (their distributions averaged).
+UPRIGHT_MARGINS = (0.05, 0.12)
+#: The colour classifier reads white-balanced crops (the face made neutral);
+#: it must match how ``color`` was trained (``okey_vision.vision.train``).
+COLOR_WHITE_BALANCE = False
+#: A tile's own 0/180 evidence (log ratio of its best face probability read
+#: both ways) that overrides its rack's common orientation.
+OWN_TURN_EVIDENCE = 2.5
+#: Weight of the photo's ink cluster in a tile's colour (0: the tile alone).
+CLUSTER_WEIGHT = 0.5
+#: Why every read of a greyscale photo is flagged.
+GREYSCALE_REASON = "greyscale photo: tile colours cannot be read"
 #: Alternatives kept per read.
 TOP_K = 5
 #: Tiles shorter than this at the detector's size trigger a second, larger pass...
@@ -142,10 +157,11 @@ class _Net:
 
 @dataclass
 class Detection:
-    """A detector box in input pixels and its score."""
+    """A detector box in input pixels, its score and the tile's corners."""
 
     box: tuple[float, float, float, float]
     score: float
+    quad: np.ndarray | None = None   # 4 x 2 face corners (oriented detector), input pixels
 
 
 class RackReader:
@@ -153,7 +169,8 @@ class RackReader:
 
     def __init__(self, folder: str | Path | None = None, prefer_onnx: bool | None = None,
                  conf: float = 0.35, iou: float = 0.5, max_tiles: int = 120, max_size: int = 960,
-                 inner: float = 0.6, margins: Sequence[float] = CROP_MARGINS):
+                 inner: float = 0.6, margins: Sequence[float] = CROP_MARGINS,
+                 cluster_weight: float = CLUSTER_WEIGHT):
         self.folder = Path(folder) if folder else models_dir()
         if prefer_onnx is None:
             prefer_onnx = os.environ.get("OKEY_VISION_BACKEND", "onnx") != "torch"
@@ -164,6 +181,7 @@ class RackReader:
         self.max_size = max_size
         self.inner = inner
         self.margins = tuple(margins)
+        self.cluster_weight = cluster_weight
         self._lock = threading.Lock()
         self._nets: dict[str, _Net] = {}
 
@@ -226,7 +244,10 @@ class RackReader:
         oy, ox = (ch - nh) // 2, (cw - nw) // 2
         canvas[oy:oy + nh, ox:ox + nw] = small
         x = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
-        y = net(np.ascontiguousarray(x))[0]  # (4 + nc, anchors)
+        y = net(np.ascontiguousarray(x))[0]  # (4 + nc [+ 1 angle], anchors)
+        nc = max(1, len(net.names))
+        if y.shape[0] == 4 + nc + 1:  # oriented boxes: centre, size, classes, angle
+            return self._obb_dets(y, nc, s, ox, oy, w, h), s
         scores = y[4:].max(0)
         keep = scores >= self.conf
         if not keep.any():
@@ -247,21 +268,78 @@ class RackReader:
                 out.append(Detection((x1, y1, x2, y2), float(sc[i])))
         return out, s
 
+    def _obb_dets(self, y: np.ndarray, nc: int, s: float, ox: int, oy: int, w: int, h: int
+                  ) -> list[Detection]:
+        """Oriented detections: rotated NMS, then corners mapped to input pixels."""
+        import cv2
+
+        scores = y[4:4 + nc].max(0)
+        keep = scores >= self.conf
+        if not keep.any():
+            return []
+        xywh, sc, ang = y[:4, keep].T, scores[keep], y[4 + nc, keep]
+        rects = [((float(a), float(b)), (float(c), float(d)), float(np.degrees(t)))
+                 for (a, b, c, d), t in zip(xywh, ang)]
+        idx = np.array(cv2.dnn.NMSBoxesRotated(rects, sc.astype(float).tolist(), self.conf, self.iou),
+                       dtype=int).reshape(-1)
+        quads = {int(i): obb_quad(*xywh[i], ang[i]) for i in idx}
+        idx = suppress_inner_quads(quads, sc, idx, self.inner)[: self.max_tiles]
+        out = []
+        for i in idx:
+            q = (quads[i] - [ox, oy]) / s
+            x1, y1 = np.clip(q.min(0), 0, [w, h])
+            x2, y2 = np.clip(q.max(0), 0, [w, h])
+            if x2 - x1 >= 2 and y2 - y1 >= 2:
+                out.append(Detection((float(x1), float(y1), float(x2), float(y2)), float(sc[i]),
+                                     upright_quad(q)))
+        return out
+
     # -- stage 2 ----------------------------------------------------------------
-    def classify(self, img: np.ndarray, boxes: Sequence[tuple[float, float, float, float]]
-                 ) -> np.ndarray:
-        """Probabilities over the 53 faces (``TILES`` order) for each box."""
-        if not boxes:
-            return np.zeros((0, len(TILES)))
-        margins = self.margins
-        crops = [crop_tile(img, b, margin=m) for m in margins for b in boxes]
-        n = len(boxes)
-        pn = self._class_probs("number", crops, [str(k) for k in range(1, 14)] + ["fj"])
-        pc = self._class_probs("color", crops, ["r", "y", "b", "k", "fj"])
-        # several margins: average the distributions (a cheap test-time augmentation)
-        pn = pn.reshape(len(margins), n, -1).mean(0)
-        pc = pc.reshape(len(margins), n, -1).mean(0)
-        return face_probs(pn, pc)
+    def classify(self, img: np.ndarray, boxes: Sequence) -> np.ndarray:
+        """Probabilities over the 53 faces (``TILES`` order) for each box
+        (x1, y1, x2, y2) or quad (4 corners), each read the surer way up."""
+        probs, _ = self.read_tiles(img, [box_quad(b) if np.size(b) == 4 else np.asarray(b)
+                                         for b in boxes])
+        return probs
+
+    def read_tiles(self, img: np.ndarray, quads: Sequence[np.ndarray],
+                   group: bool = True) -> tuple[np.ndarray, list[np.ndarray]]:
+        """(face probabilities (n, 53), each quad turned the way it was read).
+
+        Every tile is cut upright from its quad and read both ways up (0 and
+        180 degrees). Tiles lying along the photo's common axis (a rack) share
+        one way up, decided by their summed evidence, unless a tile's own
+        evidence is strong (``OWN_TURN_EVIDENCE``); other tiles decide alone."""
+        n = len(quads)
+        if n == 0:
+            return np.zeros((0, len(TILES))), []
+        qs = [upright_quad(q) for q in quads]
+        both = qs + [turned(q) for q in qs]
+        margins = UPRIGHT_MARGINS
+        crops = [upright_crop(img, q, margin=m) for m in margins for q in both]
+        pn = self._class_probs("number", crops, list(NUMBER_CLASSES))
+        if COLOR_WHITE_BALANCE:
+            crops = [white_balance(c) for c in crops]
+        pc = self._class_probs("color", crops, list(COLOR_CLASSES))
+        pn = pn.reshape(len(margins), 2 * n, -1).mean(0)
+        pc = pc.reshape(len(margins), 2, n, -1).mean((0, 1))  # colour: both ways up alike
+        if self.cluster_weight > 0 and n >= 2:
+            pc = cluster_colours(pc, [ink_feature(c) for c in crops[:n]], self.cluster_weight)
+        pc = np.concatenate([pc, pc])
+        pf = face_probs(pn, pc)
+        p0, p180 = pf[:n], pf[n:]
+        d = np.log(p0.max(1)) - np.log(p180.max(1))  # > 0: upright as cut
+        flip = d < 0
+        if group and n >= 3:
+            axis, members = common_axis(qs)
+            if axis is not None and len(members) >= 3:
+                vote = float(d[members].sum())
+                for i in members:
+                    if abs(d[i]) < OWN_TURN_EVIDENCE:
+                        flip[i] = vote < 0
+        probs = np.where(flip[:, None], p180, p0)
+        chosen = [turned(q) if f else q for q, f in zip(qs, flip)]
+        return probs, chosen
 
     def _class_probs(self, stem: str, crops: list[np.ndarray], order: list[str]) -> np.ndarray:
         import cv2
@@ -283,13 +361,17 @@ class RackReader:
         dets = self.detect(img)
         if not dets:
             return []
-        probs = self.classify(img, [d.box for d in dets])
+        quads = [d.quad if d.quad is not None else box_quad(d.box) for d in dets]
+        probs, quads = self.read_tiles(img, quads)
+        reason = GREYSCALE_REASON if is_greyscale(img) else ""
         reads = []
-        for d, p in zip(dets, probs):
+        for d, p, q in zip(dets, probs, quads):
             top = np.argsort(-p)[:TOP_K]
             alts = tuple((TILES[i], float(p[i])) for i in top)
             reads.append(TileRead(box=tuple(round(v, 1) for v in d.box), tile=alts[0][0],
-                                  confidence=alts[0][1], alternatives=alts))
+                                  confidence=alts[0][1], alternatives=alts,
+                                  quad=tuple((round(float(x), 1), round(float(y), 1)) for x, y in q),
+                                  reason=reason))
         reads = assign_rows(reads)
         if consistent:
             reads = make_consistent(reads, indicator)
@@ -316,6 +398,49 @@ def suppress_inner(xywh: np.ndarray, scores: np.ndarray, idx: np.ndarray, frac: 
             ix = max(0.0, min(x + w, kx + kw) - max(x, kx))
             iy = max(0.0, min(y + h, ky + kh) - max(y, ky))
             if ix * iy > frac * min(w * h, kw * kh):
+                inner = True
+                break
+        if not inner:
+            kept.append(int(i))
+    return np.array(kept, dtype=int)
+
+
+def cluster_colours(pc: np.ndarray, features: list, weight: float) -> np.ndarray:
+    """Colour probabilities (n, 5) mixed with their ink cluster's: the tiles of
+    one photo whose inks look alike (``cluster_inks``) share a decision (the
+    mean of their log probabilities), weighted ``weight`` against each tile's
+    own (geometric mix, renormalised). False jokers keep their own reading."""
+    labels = cluster_inks(features)
+    out = pc.copy()
+    logp = np.log(pc + 1e-6)
+    for lab in set(labels) - {-1}:
+        members = [i for i, v in enumerate(labels) if v == lab]
+        if len(members) < 2:
+            continue
+        shared = logp[members].mean(0)
+        for i in members:
+            if pc[i].argmax() == 4:  # a false joker's design is no ink colour
+                continue
+            mix = np.exp((1 - weight) * logp[i] + weight * shared)
+            out[i] = mix / mix.sum()
+    return out
+
+
+def suppress_inner_quads(quads: dict[int, np.ndarray], scores: np.ndarray, idx: np.ndarray,
+                         frac: float) -> np.ndarray:
+    """:func:`suppress_inner` for oriented boxes: the overlap is the true
+    polygon intersection (upright bounds of tilted neighbours overlap a lot)."""
+    import cv2
+
+    idx = idx[np.argsort(-scores[idx])]
+    kept: list[int] = []
+    area = {i: abs(cv2.contourArea(q.astype(np.float32))) for i, q in quads.items()}
+    for i in idx:
+        qi = quads[int(i)].astype(np.float32)
+        inner = False
+        for k in kept:
+            inter, _ = cv2.intersectConvexConvex(qi, quads[k].astype(np.float32))
+            if inter > frac * min(area[int(i)], area[k]):
                 inner = True
                 break
         if not inner:
@@ -380,6 +505,13 @@ def assign_rows(reads: Sequence[TileRead]) -> list[TileRead]:
         return []
     c = np.array([r.center for r in reads])
     wh = np.array([(r.box[2] - r.box[0], r.box[3] - r.box[1]) for r in reads])
+    quads = [np.asarray(r.quad, np.float64) for r in reads if r.quad is not None]
+    axis = common_axis(quads)[0] if len(quads) == n else None
+    if axis is not None:  # work in the rack's own frame: x along the rows, y down the tiers
+        right = axis
+        down = np.array([-right[1], right[0]])
+        c = np.column_stack([c @ right, c @ down])
+        wh = np.array([quad_axes(q)[2:] for q in quads])
     h = float(np.median(wh[:, 1]))
     w = float(np.median(wh[:, 0]))
     parent = list(range(n))
@@ -422,7 +554,31 @@ def assign_rows(reads: Sequence[TileRead]) -> list[TileRead]:
     else:  # no rows: one tile, or scattered tiles -- each its own row, top to bottom
         for rank, i in enumerate(np.argsort(c[:, 1])):
             row_of[int(i)] = 0 if n == 1 else rank
-    return [replace(r, row=int(row_of[i])) for i, r in enumerate(reads)]
+    return [replace(r, row=int(row_of[i]), along=float(c[i, 0]) if axis is not None else None)
+            for i, r in enumerate(reads)]
+
+
+def common_axis(quads: Sequence[np.ndarray], tol_deg: float = 20.0
+                ) -> tuple[np.ndarray | None, list[int]]:
+    """(unit "right" vector of the photo's common tile axis, indices of the
+    tiles lying along it): the circular mean of the tiles' axes (mod 180
+    degrees), its sign set by most tiles' right vectors. ``None`` when the
+    tiles lie every which way (no rack)."""
+    if not quads:
+        return None, []
+    rights = np.array([quad_axes(q)[0] for q in quads])
+    ang = np.arctan2(rights[:, 1], rights[:, 0])
+    z = np.exp(2j * ang).mean()
+    if abs(z) < 0.5:
+        return None, []
+    theta = np.angle(z) / 2
+    u = np.array([np.cos(theta), np.sin(theta)])
+    dots = rights @ u
+    if (dots < 0).sum() > (dots > 0).sum() or ((dots < 0).sum() == (dots > 0).sum() and dots.sum() < 0):
+        u = -u
+        dots = -dots
+    members = [i for i, dd in enumerate(dots) if abs(dd) >= np.cos(np.radians(tol_deg))]
+    return u, members
 
 
 _DEFAULT: RackReader | None = None
@@ -455,4 +611,4 @@ def read_rack(image: np.ndarray | str | Path, *, bgr: bool = True,
 
 
 __all__ = ["RackReader", "read_rack", "default_reader", "ModelMissingError", "ImageError",
-           "face_probs", "crop_tile", "assign_rows"]
+           "face_probs", "crop_tile", "assign_rows", "common_axis"]

@@ -14,6 +14,8 @@ from typing import Sequence
 from okey_vision.tiles import Hand, Tile, parse_tile
 
 #: Below this confidence a read is flagged so the UI can ask the player.
+#: Chosen from the flag curve printed by ``benchmarks/read_accuracy.py`` on
+#: the held-out real photos (share of wrong and of right reads flagged).
 LOW_CONFIDENCE = 0.6
 #: Row value for a tile lying apart from the rack rows (e.g. the indicator).
 APART = -1
@@ -29,6 +31,12 @@ class TileRead:
     alternatives: tuple[tuple[Tile, float], ...] = ()
     row: int = 0
     order: int = field(default=0, compare=False)
+    #: The tile's face corners (TL, TR, BR, BL as the tile stands), input pixels.
+    quad: tuple[tuple[float, float], ...] | None = field(default=None, compare=False)
+    #: Position along its rack row's own axis (px): rack order on a tilted rack.
+    along: float | None = field(default=None, compare=False)
+    #: Why the read is flagged beyond its confidence (e.g. a greyscale photo); "" if not.
+    reason: str = field(default="", compare=False)
 
     @property
     def name(self) -> str:
@@ -38,7 +46,7 @@ class TileRead:
     @property
     def low_confidence(self) -> bool:
         """True when the read should be confirmed by the player."""
-        return self.confidence < LOW_CONFIDENCE
+        return self.confidence < LOW_CONFIDENCE or bool(self.reason)
 
     @property
     def center(self) -> tuple[float, float]:
@@ -54,13 +62,18 @@ class TileRead:
             "confidence": round(float(self.confidence), 4),
             "row": self.row,
             "alternatives": [[t.name, round(float(p), 4)] for t, p in self.alternatives],
+            **({"reason": self.reason} if self.reason else {}),
+            **({"quad": [[round(float(x), 1), round(float(y), 1)] for x, y in self.quad]}
+               if self.quad is not None else {}),
         }
 
 
 def rack_order(reads: Sequence[TileRead]) -> list[TileRead]:
     """Reads as the player sees the rack: rows top to bottom, tiles left to
-    right; tiles apart from the rows (row -1) last."""
-    return sorted(reads, key=lambda r: (r.row == APART, r.row, r.center[0]))
+    right (along the row's own axis when the rack is tilted); tiles apart from
+    the rows (row -1) last."""
+    return sorted(reads, key=lambda r: (r.row == APART, r.row,
+                                        r.center[0] if r.along is None else r.along))
 
 
 def hand_from_reads(
