@@ -273,6 +273,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--synth", type=int, default=100, help="synthetic test images (0: skip)")
     p.add_argument("--player", type=int, default=60, help="player-style test images (0: skip)")
+    p.add_argument("--player-seed", type=int, default=PLAYER_SEED,
+                   help="another seed makes a validation set for choices (never choose on 9101)")
     p.add_argument("--real", type=int, default=None, help="limit held-out real photos")
     p.add_argument("--no-real", action="store_true")
     p.add_argument("--backend", choices=("onnx", "torch"))
@@ -299,8 +301,8 @@ def main(argv: list[str] | None = None) -> int:
         bench_synth(reader, s, args.synth)
         scores.append(("synth", s))
     if args.player:
-        s = Score(f"player-style seed {PLAYER_SEED} x{args.player}")
-        bench_synth(reader, s, args.player, "synth-player.yaml", PLAYER_SEED, rack=True)
+        s = Score(f"player-style seed {args.player_seed} x{args.player}")
+        bench_synth(reader, s, args.player, "synth-player.yaml", args.player_seed, rack=True)
         scores.append(("player", s))
     for key, s in scores:
         results[key] = s.summary()

@@ -66,3 +66,17 @@ def test_greyscale_detection() -> None:
     colour = grey.copy()
     colour[40:80, 40:80] = (30, 30, 200)
     assert not is_greyscale(colour)
+
+
+def test_training_crops_stand_even_when_the_tile_lies_upside_down() -> None:
+    from okey_vision.synth.datasets import cut_upright
+
+    img = np.full((300, 300, 3), 60, np.uint8)
+    cv2.rectangle(img, (120, 90), (180, 210), (230, 235, 240), -1)
+    cv2.rectangle(img, (140, 100), (160, 130), (20, 20, 200), -1)  # mark at the tile's top
+    flipped = img[::-1, ::-1].copy()  # the tile lies upside down
+    # label corners TL, TR, BR, BL in the tile's own frame, as the renderer gives them
+    quad = [(300 - x, 300 - y) for x, y in [(120, 90), (180, 90), (180, 210), (120, 210)]]
+    crop = cut_upright(flipped, quad, np.random.default_rng(0), 64, margin=(0.0, 0.0), jitter=0.0)
+    ys = np.nonzero((crop[..., 2] > 150) & (crop[..., 0] < 100))[0]
+    assert ys.mean() < 32  # the mark is at the top: the crop stands

@@ -13,7 +13,7 @@ import numpy as np
 from okey_vision.synth.config import SynthConfig
 from okey_vision.synth.render import Scene, render_scene
 from okey_vision.tiles import TILES, Tile
-from okey_vision.vision.crops import COLOR_CLASSES, NUMBER_CLASSES, upright_crop, upright_quad
+from okey_vision.vision.crops import COLOR_CLASSES, NUMBER_CLASSES, upright_crop
 
 #: Detection classes: one class, the detector only finds tiles.
 TILE_CLASSES: tuple[str, ...] = ("tile",)
@@ -165,8 +165,10 @@ def cut_upright(image: np.ndarray, quad, rng: np.random.Generator, size: int,
                 margin: tuple[float, float] = (0.0, 0.15), jitter: float = 0.04) -> np.ndarray:
     """An upright crop of a tile from its exact corners, with a random margin per
     side and each corner moved by up to ``jitter`` of the tile's height (like an
-    oriented detector's box): the geometry the reader cuts (``upright_crop``)."""
-    q = upright_quad(np.asarray(quad, np.float64))
+    oriented detector's box): the geometry the reader cuts (``upright_crop``).
+    ``quad`` is TL, TR, BR, BL *in the tile's own frame* (a label's corners):
+    a tile lying upside down in the photo is still cut standing."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
     h = float(np.linalg.norm(q[0] - q[3]) + np.linalg.norm(q[1] - q[2])) / 2
     q = q + rng.uniform(-jitter, jitter, (4, 2)) * h
     return upright_crop(image, q, size, tuple(rng.uniform(*margin, 4)))

@@ -50,7 +50,7 @@ CROP_MARGINS = (0.03, 0.08, 0.14)
 UPRIGHT_MARGINS = (0.05, 0.12)
 #: The colour classifier reads white-balanced crops (the face made neutral);
 #: it must match how ``color`` was trained (``okey_vision.vision.train``).
-COLOR_WHITE_BALANCE = False
+COLOR_WHITE_BALANCE = True
 #: A tile's own 0/180 evidence (log ratio of its best face probability read
 #: both ways) that overrides its rack's common orientation.
 OWN_TURN_EVIDENCE = 2.5
