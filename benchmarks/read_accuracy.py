@@ -243,6 +243,18 @@ def bench_okey_real(reader) -> dict:
             "flagged": [r.name for r in reads if r.low_confidence]}
 
 
+def rack_truth(scene) -> list[str]:
+    """The labelled rack tiles (those in the photo) in rack order: top tier
+    first, then along the rack's own axis (the tiles' mean width direction)."""
+    rack = [t for t in scene.tiles if t.on_rack]
+    if not rack:
+        return []
+    q = [np.asarray(t.quad) for t in rack]
+    u = np.mean([(a[1] - a[0]) / max(np.linalg.norm(a[1] - a[0]), 1e-9) for a in q], axis=0)
+    order = sorted(range(len(rack)), key=lambda i: (rack[i].row, float(q[i].mean(0) @ u)))
+    return [rack[i].tile.name for i in order]
+
+
 def bench_synth(reader, score: Score, count: int, recipe: str = "synth-detect.yaml",
                 seed: int = SYNTH_SEED, rack: bool = False) -> None:
     from okey_vision.synth import load_config
@@ -265,8 +277,7 @@ def bench_synth(reader, score: Score, count: int, recipe: str = "synth-detect.ya
 
         score.add(f"synth#{i}", [(t.tile, t.box) for t in scene.tiles], reads, on_unlabelled)
         if rack:
-            score.add_rack([t.name for t in scene.hand], reads,
-                           [t.box for t in scene.tiles if not t.on_rack])
+            score.add_rack(rack_truth(scene), reads, [t.box for t in scene.tiles if not t.on_rack])
 
 
 def main(argv: list[str] | None = None) -> int:

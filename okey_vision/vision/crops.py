@@ -193,3 +193,16 @@ def cluster_inks(features: list[np.ndarray | None], radius: float = 14.0) -> lis
     for k, i in enumerate(idx):
         label[i] = find(k)
     return label
+
+
+def has_ink(img: np.ndarray, quad: Quad, min_share: float = 0.015) -> bool:
+    """Whether a tile's face (the quad shrunk 15 % on every side, so no rack
+    or neighbour shows) holds ink: enough pixels far from the face's colour
+    (white-balanced). A blank / face-down tile holds none."""
+    import cv2
+
+    face = white_balance(upright_crop(img, quad, size=48, margin=-0.15))
+    lab = cv2.cvtColor(face, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    ref = np.median(lab[lab[:, 0] >= np.quantile(lab[:, 0], 0.6)], axis=0)
+    dist = np.abs(lab[:, 0] - ref[0]) + 1.5 * np.hypot(lab[:, 1] - ref[1], lab[:, 2] - ref[2])
+    return float((dist > 45).mean()) >= min_share

@@ -37,7 +37,7 @@ import numpy as np
 from okey_vision.errors import ImageError, OkeyError
 from okey_vision.tiles import TILES, Tile, parse_tile
 from okey_vision.vision.consistency import make_consistent
-from okey_vision.vision.crops import (COLOR_CLASSES, NUMBER_CLASSES, box_quad, cluster_inks,
+from okey_vision.vision.crops import (COLOR_CLASSES, NUMBER_CLASSES, box_quad, cluster_inks, has_ink,
                                       ink_feature, is_greyscale, obb_quad, quad_axes, turned,
                                       upright_crop, upright_quad, white_balance)
 from okey_vision.vision.io import as_bgr, load_image
@@ -78,6 +78,9 @@ UPRIGHT_ASPECT = 1.15
 #: 20 photos): 320 px 61.8 %, 416 px 67.0 %, 480 px 69.0 % of tiles but more
 #: false reads; 416 keeps the photo-to-reads time low.
 DETECT_SIZE: int | None = 416
+#: Drop detections whose upright crop shows no ink (``crops.ink_feature``):
+#: blank / face-down tiles, which the upright detector was never taught.
+DROP_BLANKS = True
 #: Why every read of a greyscale photo is flagged.
 GREYSCALE_REASON = "greyscale photo: tile colours cannot be read"
 #: Alternatives kept per read.
@@ -406,6 +409,12 @@ class RackReader:
             return []
         dets = drop_cut_tiles(dets, img.shape[1], img.shape[0])
         quads = [d.quad if d.quad is not None else box_quad(d.box) for d in dets]
+        if DROP_BLANKS:  # a blank (face-down) tile has no ink: never a read
+            keep = [has_ink(img, upright_quad(q)) for q in quads]
+            dets = [d for d, k in zip(dets, keep) if k]
+            quads = [q for q, k in zip(quads, keep) if k]
+            if not dets:
+                return []
         probs, quads = self.read_tiles(img, quads)
         reason = GREYSCALE_REASON if is_greyscale(img) else ""
         reads = []
