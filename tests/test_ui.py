@@ -183,7 +183,7 @@ def test_read_photo_splits_rack_and_apart_and_draws_boxes():
 
     img = np.full((300, 400, 3), 200, np.uint8)
     t = parse_tile
-    reads = [TileRead((10, 10, 40, 50), t("r5"), 0.9, row=0),
+    reads = [TileRead((10, 10, 40, 50), t("r5"), 0.99, row=0),
              TileRead((50, 10, 80, 50), t("r6"), 0.3, ((t("r6"), 0.3), (t("r8"), 0.25)), row=0),
              TileRead((200, 200, 230, 240), t("k3"), 0.95, row=APART)]
     got = read_photo(img, lambda image: reads)

@@ -45,6 +45,24 @@ class SynthConfig:
     p_glare: float = 0.4
     noise_sigma: tuple[float, float] = (0.0, 8.0)
     jpeg_quality: tuple[int, int] = (40, 95)
+    # --- Okey racks as players photograph them (all off by default, so the
+    # --- older recipes render exactly as before, draw for draw).
+    #: Probability that a rack scene is turned by any angle (0-360 degrees).
+    p_any_roll: float = 0.0
+    #: When hi > 0: every rack scene is turned by +-uniform(lo, hi) degrees.
+    rack_roll: tuple[float, float] = (0.0, 0.0)
+    #: Probability of a side view (camera yaw 35-60 degrees, strong perspective).
+    p_side_view: float = 0.0
+    #: Probability that the set is an Okey style (real palettes, hearts, hollow numerals).
+    p_okey_style: float = 0.0
+    #: Probability that the rack holds one or two blank (face-down) tiles (unlabelled).
+    p_blank: float = 0.0
+    #: Probability of table clutter: heap of face-down tiles, coins/badges, bottles.
+    p_heap: float = 0.0
+    #: Probability of strongly tinted light (warm lamp, purple filter, wrong white balance).
+    p_tint: float = 0.0
+    #: Probability of an Okey table cover (felt, speckled, checked, marble, wood).
+    p_okey_table: float = 0.0
     #: A tile cut by the border or occluded is labelled only if at least
     #: this fraction of it is visible.
     min_visible: float = 0.6

@@ -13,16 +13,18 @@ import numpy as np
 from okey_vision.synth.config import SynthConfig
 from okey_vision.synth.render import Scene, render_scene
 from okey_vision.tiles import TILES, Tile
+from okey_vision.vision.crops import COLOR_CLASSES, NUMBER_CLASSES, upright_crop
 
 #: Detection classes: one class, the detector only finds tiles.
 TILE_CLASSES: tuple[str, ...] = ("tile",)
 #: Detection classes of the 53-face variant, in TILES index order (r1..k13, fj).
 FACE_CLASSES: tuple[str, ...] = tuple(t.name for t in TILES)
-#: Classifier classes per label kind.
+#: Classifier classes per label kind (number and colour lists live in
+#: ``okey_vision.vision.crops``, shared with the reader).
 CROP_CLASSES: dict[str, tuple[str, ...]] = {
     "face": FACE_CLASSES,
-    "number": tuple(str(n) for n in range(1, 14)) + ("fj",),
-    "color": ("r", "y", "b", "k", "fj"),
+    "number": NUMBER_CLASSES,
+    "color": COLOR_CLASSES,
 }
 
 
@@ -65,6 +67,14 @@ def yolo_line(cls: int, box: tuple[float, float, float, float], w: int, h: int) 
             f"{(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
 
 
+def obb_line(cls: int, quad, w: int, h: int) -> str:
+    """One YOLO-OBB label line (class x1 y1 .. x4 y4, normalised, clipped to the
+    image) for a tile's four face corners (TL, TR, BR, BL)."""
+    q = np.asarray(quad, np.float64).reshape(4, 2) / [w, h]
+    q = np.clip(q, 0.0, 1.0)
+    return f"{cls} " + " ".join(f"{v:.6f}" for v in q.ravel())
+
+
 def write_data_yaml(out: Path, names: tuple[str, ...]) -> Path:
     """Write ultralytics ``data.yaml`` (path, train, val, names) into ``out``."""
     import yaml
@@ -95,13 +105,13 @@ def write_detect_dataset(out_dir: str | Path, count: int, seed: int,
                          classes: str = "tile", jpeg_quality: int = 95,
                          progress: Callable[[int], None] | None = None) -> Path:
     """Render ``count`` images into a YOLO detection data set; returns ``data.yaml``."""
-    if classes not in ("tile", "faces"):
-        raise ValueError(f"classes must be 'tile' or 'faces', not {classes!r}")
+    if classes not in ("tile", "faces", "obb"):
+        raise ValueError(f"classes must be 'tile', 'faces' or 'obb', not {classes!r}")
     out = Path(out_dir)
     for s in split:
         (out / "images" / s).mkdir(parents=True, exist_ok=True)
         (out / "labels" / s).mkdir(parents=True, exist_ok=True)
-    names = TILE_CLASSES if classes == "tile" else FACE_CLASSES
+    names = FACE_CLASSES if classes == "faces" else TILE_CLASSES
     with open(out / "hands.jsonl", "w", encoding="utf-8") as rec:
         for i, scene in scenes(count, seed, config):
             sp = split[1] if split_of(i, seed, val_fraction) == "val" else split[0]
@@ -109,8 +119,11 @@ def write_detect_dataset(out_dir: str | Path, count: int, seed: int,
             h, w = scene.image.shape[:2]
             cv2.imwrite(str(out / "images" / sp / f"{stem}.jpg"), scene.image,
                         [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality])
-            lines = [yolo_line(0 if classes == "tile" else t.tile.index, t.box, w, h)
-                     for t in scene.tiles]
+            if classes == "obb":  # oriented: the tile's exact face corners
+                lines = [obb_line(0, t.quad, w, h) for t in scene.tiles]
+            else:
+                lines = [yolo_line(0 if classes == "tile" else t.tile.index, t.box, w, h)
+                         for t in scene.tiles]
             (out / "labels" / sp / f"{stem}.txt").write_text(
                 "\n".join(lines) + ("\n" if lines else ""), encoding="utf-8")
             rec.write(json.dumps(scene_record(f"images/{sp}/{stem}.jpg", sp, scene)) + "\n")
@@ -148,11 +161,27 @@ def cut_crop(image: np.ndarray, box: tuple[float, float, float, float], rng: np.
     return out
 
 
+def cut_upright(image: np.ndarray, quad, rng: np.random.Generator, size: int,
+                margin: tuple[float, float] = (0.0, 0.15), jitter: float = 0.04) -> np.ndarray:
+    """An upright crop of a tile from its exact corners, with a random margin per
+    side and each corner moved by up to ``jitter`` of the tile's height (like an
+    oriented detector's box): the geometry the reader cuts (``upright_crop``).
+    ``quad`` is TL, TR, BR, BL *in the tile's own frame* (a label's corners):
+    a tile lying upside down in the photo is still cut standing."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    h = float(np.linalg.norm(q[0] - q[3]) + np.linalg.norm(q[1] - q[2])) / 2
+    q = q + rng.uniform(-jitter, jitter, (4, 2)) * h
+    return upright_crop(image, q, size, tuple(rng.uniform(*margin, 4)))
+
+
 def write_crop_dataset(out_dir: str | Path, count: int, seed: int,
                        config: SynthConfig | None = None, label: str = "face", size: int = 64,
                        val_fraction: float = 0.1, min_height: float = 12.0,
-                       progress: Callable[[int], None] | None = None) -> Path:
-    """Cut labelled tiles of ``count`` rendered images into classification folders."""
+                       progress: Callable[[int], None] | None = None,
+                       geometry: str = "box") -> Path:
+    """Cut labelled tiles of ``count`` rendered images into classification folders
+    (``geometry``: "box", square crops of the upright box; "upright", each tile
+    warped upright from its corners)."""
     if label not in CROP_CLASSES:
         raise ValueError(f"label must be one of {sorted(CROP_CLASSES)}, not {label!r}")
     out = Path(out_dir)
@@ -165,7 +194,10 @@ def write_crop_dataset(out_dir: str | Path, count: int, seed: int,
         for k, t in enumerate(scene.tiles):
             if t.box[3] - t.box[1] < min_height:
                 continue
-            crop = cut_crop(scene.image, t.box, rng, size)
+            if geometry == "upright":
+                crop = cut_upright(scene.image, t.quad, rng, size)
+            else:
+                crop = cut_crop(scene.image, t.box, rng, size)
             if crop is None:
                 continue
             cls = crop_class(t.tile, label)

@@ -73,6 +73,21 @@ def white_balance(rng: Rng) -> np.ndarray:
     return (g * rng.uniform(0.97, 1.03, 3)).astype(np.float32)
 
 
+def tint(rng: Rng) -> np.ndarray:
+    """Strong BGR gains of tinted light: a tungsten lamp, a purple or green phone
+    filter, cold LED, each with the camera's white balance left wrong."""
+    kind = rng.integers(4)
+    if kind == 0:    # warm tungsten: blue strongly down
+        g = np.array([rng.uniform(0.45, 0.7), rng.uniform(0.72, 0.9), 1.0])
+    elif kind == 1:  # purple / magenta filter: green down
+        g = np.array([rng.uniform(1.0, 1.2), rng.uniform(0.55, 0.8), rng.uniform(0.95, 1.15)])
+    elif kind == 2:  # cold LED: red down
+        g = np.array([1.0, rng.uniform(0.85, 1.0), rng.uniform(0.6, 0.85)])
+    else:            # greenish fluorescent
+        g = np.array([rng.uniform(0.75, 0.95), 1.0, rng.uniform(0.7, 0.9)])
+    return (g / g.max() * rng.uniform(0.95, 1.1)).astype(np.float32)
+
+
 def glare(rng: Rng, img: np.ndarray, tile_mask: np.ndarray) -> None:
     """Add specular highlights (soft bright streaks), stronger on tiles, in place."""
     h, w = img.shape[:2]

@@ -22,8 +22,8 @@ import cv2
 import numpy as np
 
 from okey_vision.imagesize import header_size
-from okey_vision.synth.datasets import (CROP_CLASSES, FACE_CLASSES, TILE_CLASSES, crop_class,
-                                        cut_crop, write_data_yaml, yolo_line)
+from okey_vision.synth.datasets import (CROP_CLASSES, FACE_CLASSES, TILE_CLASSES, crop_class, obb_line,
+                                        cut_crop, cut_upright, write_data_yaml, yolo_line)
 from okey_vision.tiles import Tile, parse_tile
 
 #: Where the shared real photos live, relative to the repository root.
@@ -141,8 +141,8 @@ def write_real_detect(out_dir: str | Path, root: str | Path | None = None,
                       split: tuple[str, str] = ("train", "val")) -> Path:
     """Add the real photos to a YOLO detection folder (same layout and classes as the
     synthetic writer); returns ``data.yaml`` (written if missing)."""
-    if classes not in ("tile", "faces"):
-        raise ValueError(f"classes must be 'tile' or 'faces', not {classes!r}")
+    if classes not in ("tile", "faces", "obb"):
+        raise ValueError(f"classes must be 'tile', 'faces' or 'obb', not {classes!r}")
     out = Path(out_dir)
     images = load_real(root)
     with open(_mk(out) / "real.jsonl", "w", encoding="utf-8") as rec:
@@ -154,8 +154,12 @@ def write_real_detect(out_dir: str | Path, root: str | Path | None = None,
             (out / "labels" / sp).mkdir(parents=True, exist_ok=True)
             stem = f"real_{im.stem}"
             shutil.copyfile(im.path, out / "images" / sp / f"{stem}.jpg")
-            lines = [yolo_line(0 if classes == "tile" else l.tile.index, l.box, im.width, im.height)
-                     for l in im.labels]
+            if classes == "obb":  # real labels are upright boxes: their corners
+                lines = [obb_line(0, [(l.box[0], l.box[1]), (l.box[2], l.box[1]), (l.box[2], l.box[3]),
+                                      (l.box[0], l.box[3])], im.width, im.height) for l in im.labels]
+            else:
+                lines = [yolo_line(0 if classes == "tile" else l.tile.index, l.box, im.width, im.height)
+                         for l in im.labels]
             (out / "labels" / sp / f"{stem}.txt").write_text(
                 "\n".join(lines) + ("\n" if lines else ""), encoding="utf-8")
             rec.write(json.dumps({"file": f"images/{sp}/{stem}.jpg", "split": sp,
@@ -163,7 +167,7 @@ def write_real_detect(out_dir: str | Path, root: str | Path | None = None,
                                             for l in im.labels]}) + "\n")
     yaml_path = out / "data.yaml"
     if not yaml_path.exists():
-        write_data_yaml(out, TILE_CLASSES if classes == "tile" else FACE_CLASSES)
+        write_data_yaml(out, FACE_CLASSES if classes == "faces" else TILE_CLASSES)
     return yaml_path
 
 
@@ -174,9 +178,11 @@ def _mk(p: Path) -> Path:
 
 def write_real_crops(out_dir: str | Path, root: str | Path | None = None, label: str = "face",
                      size: int = 64, val_fraction: float = 0.2, seed: int = 0,
-                     joker_dir: bool = False) -> Path:
+                     joker_dir: bool = False, geometry: str = "box") -> Path:
     """Add crops of the real tiles to classification folders ``train|val/<class>/``.
-    Joker crops are skipped, or with ``joker_dir`` written to ``extra/joker/``."""
+    Joker crops are skipped, or with ``joker_dir`` written to ``extra/joker/``.
+    ``geometry="upright"``: upright crops (``cut_upright``) of the standing
+    (portrait) boxes only; a lying (landscape) box's way up is unknown."""
     if label not in CROP_CLASSES:
         raise ValueError(f"label must be one of {sorted(CROP_CLASSES)}, not {label!r}")
     out = Path(out_dir)
@@ -188,7 +194,14 @@ def write_real_crops(out_dir: str | Path, root: str | Path | None = None, label:
         image = cv2.imread(str(im.path))
         rng = np.random.default_rng(int.from_bytes(hashlib.sha256(im.stem.encode()).digest()[:8], "big"))
         for k, lab in enumerate(im.labels):
-            crop = cut_crop(image, lab.box, rng, size)
+            if geometry == "upright":
+                x1, y1, x2, y2 = lab.box
+                if x2 - x1 > y2 - y1:
+                    continue
+                quad = [(x1, y1), (x2, y1), (x2, y2), (x1, y2)]
+                crop = cut_upright(image, quad, rng, size, jitter=0.02)
+            else:
+                crop = cut_crop(image, lab.box, rng, size)
             if crop is None:
                 continue
             cls = crop_class(lab.tile, label)

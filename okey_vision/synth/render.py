@@ -24,7 +24,7 @@ import numpy as np
 
 from okey_vision.synth import effects, textures
 from okey_vision.synth.config import SynthConfig
-from okey_vision.synth.sprites import SpriteMaker, TileStyle, sample_style
+from okey_vision.synth.sprites import SpriteMaker, TileStyle, sample_okey_style, sample_style
 from okey_vision.tiles import COLORS, TILES, Tile
 
 Rng = np.random.Generator
@@ -454,6 +454,45 @@ def _draw_objects(rng: Rng, img: np.ndarray, scale: float) -> None:
         cv2.fillConvexPoly(img, rect.astype(np.int32), tuple(float(v) for v in col), cv2.LINE_AA)
 
 
+def _draw_okey_objects(rng: Rng, img: np.ndarray, scale: float) -> None:
+    """Okey-table clutter in the background: coins and badges with a printed
+    number (read as tiles by a naive detector), bottles, a glass."""
+    h, w = img.shape[:2]
+    for _ in range(int(rng.integers(1, 5))):
+        c = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
+        kind = rng.integers(3)
+        if kind == 0:  # coin or round badge with a number on it
+            r = max(3, int(scale * rng.uniform(0.3, 0.7)))
+            metal = rng.uniform(120, 230, 3) * np.array([0.6, 0.85, 1.0])[rng.permutation(3)]
+            cv2.circle(img, (c[0] + r // 5, c[1] + r // 5), r, (20, 20, 20), -1, cv2.LINE_AA)
+            cv2.circle(img, c, r, tuple(float(v) for v in metal), -1, cv2.LINE_AA)
+            cv2.circle(img, c, max(1, int(r * 0.8)), tuple(float(v) * 0.7 for v in metal),
+                       max(1, r // 10), cv2.LINE_AA)
+            txt = str(int(rng.choice([1, 5, 10, 25, 50])))
+            fs = r / 22
+            (tw, tht), _ = cv2.getTextSize(txt, cv2.FONT_HERSHEY_SIMPLEX, fs, max(1, r // 8))
+            m = np.zeros(img.shape[:2], np.uint8)  # putText draws on 8-bit images only
+            cv2.putText(m, txt, (c[0] - tw // 2, c[1] + tht // 2), cv2.FONT_HERSHEY_SIMPLEX, fs,
+                        255, max(1, r // 8), cv2.LINE_AA)
+            a = m.astype(np.float32)[..., None] / 255.0
+            img += (np.asarray(metal, np.float32) * 0.4 - img) * a
+        elif kind == 1:  # a bottle seen from above / the side: long rounded body
+            size = (scale * rng.uniform(0.6, 1.0), scale * rng.uniform(2.5, 4.5))
+            col = rng.uniform(10, 120, 3) * np.array([0.5, 1.0, 0.6])[rng.permutation(3)]
+            rect = cv2.boxPoints((c, size, float(rng.uniform(0, 180))))
+            cv2.fillConvexPoly(img, (rect + scale * 0.15).astype(np.int32), (15, 15, 15), cv2.LINE_AA)
+            cv2.fillConvexPoly(img, rect.astype(np.int32), tuple(float(v) for v in col), cv2.LINE_AA)
+            mid = rect.mean(0)
+            cv2.line(img, tuple(int(v) for v in (rect[0] + mid) / 2), tuple(int(v) for v in (rect[1] + mid) / 2),
+                     tuple(float(min(255, v * 2 + 60)) for v in col), max(1, int(scale * 0.08)), cv2.LINE_AA)
+        else:  # a glass: rim and a bright reflection
+            r = max(3, int(scale * rng.uniform(0.8, 1.4)))
+            cv2.circle(img, c, r, tuple(float(v) for v in rng.uniform(150, 230, 3)), max(1, r // 8),
+                       cv2.LINE_AA)
+            cv2.ellipse(img, c, (r // 2, r // 4), float(rng.uniform(0, 180)), 0, 180, (240, 240, 240),
+                        max(1, r // 10), cv2.LINE_AA)
+
+
 # ----------------------------------------------------------------------------- scenes
 
 
@@ -491,7 +530,14 @@ def _build_rack_scene(rng: Rng, cfg: SynthConfig, style: TileStyle, th: float, d
     else:
         n0, n1 = int(rng.integers(lo, hi + 1)), int(rng.integers(lo, hi + 1))
     meldy = rng.random() < 0.65
-    rows = [_groups(rng, deck, n0, meldy), _groups(rng, deck, n1, meldy)]
+    rows: list[list[list[Tile | None]]] = [_groups(rng, deck, n0, meldy), _groups(rng, deck, n1, meldy)]
+    if cfg.p_blank > 0 and rng.random() < cfg.p_blank:
+        # a blank (face-down) tile standing on the rack: drawn, never labelled
+        for _ in range(int(rng.integers(1, 3))):
+            g = rows[int(rng.integers(2))]
+            g.insert(int(rng.integers(len(g) + 1)), [None])
+    heap = cfg.p_heap > 0 and rng.random() < cfg.p_heap
+    heap_behind = heap and rng.random() < 0.5
     slots = max(15.0, n0, n1) + rng.uniform(0.2, 1.5)
     inner = slots * pitch
     pad = w_t * rng.uniform(0.15, 0.5)
@@ -501,6 +547,8 @@ def _build_rack_scene(rng: Rng, cfg: SynthConfig, style: TileStyle, th: float, d
     sgn = 1 if rng.random() < 0.5 else -1
     margin_x = th * rng.uniform(1.5, 3.5)
     above = th * (rng.uniform(1.0, 2.2) if rng.random() < cfg.p_other_rack else 0.3)
+    if heap_behind:  # the heap of face-down tiles in the middle of the table, behind the rack
+        above = max(above, th * rng.uniform(2.2, 3.5))
     below = th * rng.uniform(1.6, 2.6)
     rack_h_est = th * 3.6 + 2 * ts
     W = int(length + 2 * margin_x)
@@ -535,7 +583,7 @@ def _build_rack_scene(rng: Rng, cfg: SynthConfig, style: TileStyle, th: float, d
         xs = _row_positions(rng, groups, pitch, inner)
         tiles = [t for g in groups for t in g]
         order = range(len(tiles)) if sgn < 0 else range(len(tiles) - 1, -1, -1)
-        hand_row = tiles
+        hand_row = [t for t in tiles if t is not None]
         for i in order:
             t = tiles[i]
             a = rng.uniform(-max_tilt, max_tilt)
@@ -546,6 +594,10 @@ def _build_rack_scene(rng: Rng, cfg: SynthConfig, style: TileStyle, th: float, d
             tl = bottom_center - u * (maker.w / 2) - v * maker.h
             drawer.draw(t, tl, u, v, extrude, row=ri, on_rack=True, top_lit=True)
         hand.extend(hand_row)
+    if heap:
+        _draw_heap(rng, drawer, deck, W, (th * 0.4, above - th * 0.6) if heap_behind
+                   else (bottom + th * 0.5, bottom + th * 1.5), th, flat_squash,
+                   np.array([0.0, th * style.thickness * 0.3 * flat_squash]))
     roi = (x0, y0, x0 + length, bottom)
     cx = x0 + length / 2
     ref = np.array([[cx, r0 - th], [cx + w_t, r0 - th], [cx + w_t, r0], [cx, r0]])
@@ -582,6 +634,26 @@ def _build_rack_scene(rng: Rng, cfg: SynthConfig, style: TileStyle, th: float, d
         _draw_hand(rng, canvas, np.array([rng.uniform(0.1, 0.9) * W,
                                           rng.uniform(0.2, 1.0) * H]), th)
     return canvas, drawer, hand, roi, ref, shown_indicator
+
+
+def _draw_heap(rng: Rng, drawer: _TileDrawer, deck: list[Tile], W: float,
+               ys: tuple[float, float], th: float, squash: float, side_vec: np.ndarray) -> None:
+    """The heap of face-down tiles (unlabelled backs, any angle, piled), with a
+    few loose face-up tiles among them (labelled, apart from the rack)."""
+    m = drawer.m
+    cx = rng.uniform(0.15, 0.85) * W
+    cy = (ys[0] + ys[1]) / 2
+    spread = np.array([th * rng.uniform(1.0, 3.0), max(th * 0.2, (ys[1] - ys[0]) / 2)])
+    shadow = np.array([0.05, 0.06]) * th
+    loose = int(rng.integers(0, 3))
+    for k in range(int(rng.integers(6, 26))):
+        c = np.array([cx, cy]) + rng.uniform(-1, 1, 2) * spread
+        ang = rng.uniform(0, 2 * np.pi)
+        u = np.array([math.cos(ang), math.sin(ang) * squash])
+        v = np.array([-math.sin(ang), math.cos(ang) * squash])
+        tl = c - u * m.w / 2 - v * m.h / 2
+        t = deck.pop(0) if k < loose and deck else None
+        drawer.draw(t, tl, u, v, side_vec, row=-1, shadow=shadow, shadow_blur=max(1.0, th * 0.05))
 
 
 def _build_flat_scene(rng: Rng, cfg: SynthConfig, style: TileStyle, th: float,
@@ -655,6 +727,8 @@ def render_scene(seed: int, config: SynthConfig | None = None) -> Scene:
     rng = np.random.default_rng(seed)
     out_w, out_h = _sample_out_size(rng, cfg)
     style = sample_style(rng)
+    if cfg.p_okey_style > 0 and rng.random() < cfg.p_okey_style:
+        style = sample_okey_style(rng)
     flat = rng.random() < cfg.p_flat
     deck = _deck(rng)
     indicator = next(t for t in deck if not t.is_false_joker)
@@ -683,6 +757,17 @@ def render_scene(seed: int, config: SynthConfig | None = None) -> Scene:
     roll = rng.uniform(0, 360) if flat else rng.normal(0, cfg.max_roll / 2.5)
     if not flat:
         roll = float(np.clip(roll, -cfg.max_roll, cfg.max_roll))
+    turned = False
+    if not flat and cfg.rack_roll[1] > 0:  # the phone held at an angle to the rack
+        roll = float(rng.uniform(*cfg.rack_roll)) * (1 if rng.random() < 0.5 else -1)
+        turned = True
+    elif not flat and cfg.p_any_roll > 0 and rng.random() < cfg.p_any_roll:
+        roll = float(rng.uniform(0, 360))
+        turned = True
+    if not flat and cfg.p_side_view > 0 and rng.random() < cfg.p_side_view:
+        yaw = float(rng.uniform(35, 58)) * (1 if rng.random() < 0.5 else -1)
+        tilt = float(rng.uniform(15, 45))
+        turned = True
     center = np.array([(roi[0] + roi[2]) / 2, (roi[1] + roi[3]) / 2])
     diag = math.hypot(roi[2] - roi[0], roi[3] - roi[1])
     corners = np.array([[0, 0], [canvas.w, 0], [canvas.w, canvas.h], [0, canvas.h]], float)
@@ -692,13 +777,26 @@ def render_scene(seed: int, config: SynthConfig | None = None) -> Scene:
     ref_h = 0.5 * (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1]))
     scale = target / max(ref_h, 1e-6)
     place = np.array([out_w * (0.5 + rng.uniform(-0.2, 0.2)), out_h * (0.5 + rng.uniform(-0.2, 0.2))])
+    if turned:  # keep most of a turned / side-seen rack in the frame (ends may be cut)
+        rc = effects.project(h0, np.array([[roi[0], roi[1]], [roi[2], roi[1]], [roi[2], roi[3]],
+                                           [roi[0], roi[3]]])) * scale
+        ext = rc.max(0) - rc.min(0)
+        over = max(ext[0] / out_w, ext[1] / out_h) / rng.uniform(0.85, 1.15)
+        if over > 1:
+            scale /= over
+            target /= over
     H = np.array([[scale, 0, place[0]], [0, scale, place[1]], [0, 0, 1]]) @ h0
 
     # background: table texture seen with a related camera
     bw, bh = out_w // 2, out_h // 2
-    tex = textures.table(rng, bh, bw)
+    if cfg.p_okey_table > 0 and rng.random() < cfg.p_okey_table:
+        tex = textures.okey_table(rng, bh, bw)
+    else:
+        tex = textures.table(rng, bh, bw)
     if rng.random() < cfg.p_objects:
         _draw_objects(rng, tex, target / 2 * rng.uniform(0.8, 1.5))
+    if cfg.p_heap > 0 and rng.random() < cfg.p_heap:
+        _draw_okey_objects(rng, tex, target / 2 * rng.uniform(0.8, 1.5))
     btilt = float(np.clip(tilt + (rng.uniform(15, 40) if not flat else 0), -60, 60))
     tex_c = np.array([bw / 2, bh / 2])
     tex_corners = np.array([[0, 0], [bw, 0], [bw, bh], [0, bh]], float)
@@ -720,7 +818,11 @@ def render_scene(seed: int, config: SynthConfig | None = None) -> Scene:
 
     if cfg.effects:
         low = rng.random() < cfg.p_low_light
-        img *= effects.light_field(rng, out_h, out_w, low, effects.white_balance(rng))
+        gains = effects.white_balance(rng)
+        if cfg.p_tint > 0 and rng.random() < cfg.p_tint:
+            gains = gains * effects.tint(rng)
+            low = low or rng.random() < 0.3
+        img *= effects.light_field(rng, out_h, out_w, low, gains)
         if rng.random() < cfg.p_glare:
             effects.glare(rng, img, ids)
         sigma = rng.uniform(*cfg.noise_sigma) + (rng.uniform(3, 8) if low else 0.0)

@@ -37,6 +37,17 @@ _INK = {
     "k": ((25, 25, 25), (75, 70, 70), (45, 40, 35)),
 }
 _FJ_INKS = ((40, 130, 30), (25, 25, 25), (40, 30, 190), (150, 70, 20), (20, 110, 220))
+#: Real Okey set inks (BGR), anchors along each colour's range: blue from
+#: teal/turquoise through royal to navy, yellow from golden to deep orange,
+#: reds from crimson to orange-red (OKEY-RULES.md, "Tiles").
+OKEY_INKS: dict[str, tuple[tuple[float, float, float], ...]] = {
+    "r": ((45, 20, 175), (35, 25, 210), (20, 50, 230), (25, 70, 240)),
+    "y": ((20, 185, 235), (10, 150, 240), (5, 115, 240), (10, 95, 225)),
+    "b": ((175, 160, 20), (200, 170, 40), (210, 120, 30), (190, 60, 25), (110, 40, 20), (80, 30, 25)),
+    "k": ((25, 25, 25), (45, 40, 40), (60, 55, 55)),
+}
+#: Okey sets: hearts are the most common dimple symbol.
+OKEY_SYMBOLS: tuple[str, ...] = ("\u2665", "\u2665", "\u2665", "\u2660", "\u2663", "\u2605", "")
 
 
 def font_path(name: str) -> str:
@@ -121,6 +132,29 @@ class TileStyle:
     symbol_inked: bool
     fj_design: str
     fj_ink: tuple[float, float, float]
+    hollow: bool = False        # numerals printed as an outline only (some Okey sets)
+
+
+def _okey_ink(rng: Rng, color: str) -> tuple[float, float, float]:
+    """A point on the real Okey ink range of one colour (between two neighbouring anchors)."""
+    anchors = np.array(OKEY_INKS[color], float)
+    k = int(rng.integers(len(anchors) - 1)) if len(anchors) > 1 else 0
+    t = rng.random()
+    ink = anchors[k] * (1 - t) + anchors[min(k + 1, len(anchors) - 1)] * t
+    return tuple(float(v) for v in np.clip(ink + rng.uniform(-8, 8, 3), 0, 255))
+
+
+def sample_okey_style(rng: Rng) -> TileStyle:
+    """A random *Okey* set style: real palettes, hearts, hollow numerals, bold sans."""
+    from dataclasses import replace
+
+    base = sample_style(rng)
+    inks = {c: _okey_ink(rng, c) for c in ("r", "y", "b", "k")}
+    symbol = OKEY_SYMBOLS[rng.integers(len(OKEY_SYMBOLS))]
+    hollow = bool(rng.random() < 0.25)
+    return replace(base, inks=inks, symbol=symbol, symbol_inked=bool(rng.random() < 0.9),
+                   hollow=hollow, outline=False if hollow else base.outline,
+                   stroke=max(base.stroke, 2) if hollow else base.stroke)
 
 
 def sample_style(rng: Rng) -> TileStyle:
@@ -234,7 +268,13 @@ class SpriteMaker:
             gw = 0.86 * w
         mask = _fit(m, gw, gh)
         cx, cy = w / 2, s.num_y * h
-        if s.outline:
+        if s.hollow:  # an outlined numeral: ink ring, tile body inside
+            k = max(1, int(round(h / 45)))
+            pad = np.pad(mask, k + 1)
+            ring = np.clip(cv2.dilate(pad, np.ones((2 * k + 1, 2 * k + 1), np.uint8))
+                           - cv2.erode(pad, np.ones((2 * k + 1, 2 * k + 1), np.uint8)), 0, 1)
+            _paste(img, ring, cx, cy, ink)
+        elif s.outline:
             k = max(1, int(round(h / 60)))
             pad = np.pad(mask, k + 1)
             dil = cv2.dilate(pad, np.ones((2 * k + 1, 2 * k + 1), np.uint8))

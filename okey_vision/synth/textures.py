@@ -136,3 +136,31 @@ def table(rng: Rng, h: int, w: int) -> np.ndarray:
     else:
         img = plain(rng, h, w)
     return img
+
+
+def speckled(rng: Rng, h: int, w: int) -> np.ndarray:
+    """A speckled (terrazzo-like or flecked) table cover: dots of 2-3 colours on a base."""
+    base = np.asarray(rng.uniform(40, 220, 3), np.float32)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = base
+    for _ in range(int(rng.integers(1, 3))):
+        col = np.asarray(rng.uniform(0, 255, 3), np.float32)
+        dots = (rng.random((h, w), dtype=np.float32) < rng.uniform(0.03, 0.12)).astype(np.float32)
+        dots = cv2.dilate(dots, np.ones((2, 2), np.uint8)) if rng.random() < 0.5 else dots
+        img += (col - img) * dots[..., None] * rng.uniform(0.5, 0.9)
+    img *= (0.92 + 0.16 * fractal(rng, h, w, 60, 2))[..., None]
+    return img
+
+
+def okey_table(rng: Rng, h: int, w: int) -> np.ndarray:
+    """A table cover of a real Okey game: felt, speckled, checked cloth, marble or wood."""
+    r = rng.random()
+    if r < 0.25:
+        return felt(rng, h, w)
+    if r < 0.45:
+        return speckled(rng, h, w)
+    if r < 0.65:
+        return cloth(rng, h, w)
+    if r < 0.8:
+        return marble(rng, h, w)
+    return wood(rng, h, w)

@@ -43,6 +43,9 @@ MODELS = ROOT / "models"
 
 #: Default recipe per model: data size, image size, schedule.
 RECIPES: dict[str, dict] = {
+    # oriented detector (ultralytics OBB, labels = exact tile corners); ships as detector.*
+    "obb": dict(count=900, seed=1000, imgsz=320, batch=16, epochs=10, lr0=0.002,
+                optimizer="AdamW", warmup_epochs=0.5, cos_lr=True, close_mosaic=2),
     "detector": dict(count=450, seed=100, imgsz=320, batch=16, epochs=25, lr0=0.002,
                      optimizer="AdamW", warmup_epochs=1.0, cos_lr=True, close_mosaic=2),
     # classifiers: no warmup (ultralytics' warmup_bias_lr=0.1 with AdamW stalls them)
@@ -103,30 +106,67 @@ def make_detect_data(count: int, seed: int, log: logging.Logger) -> Path:
     return out / "data.yaml"
 
 
-def make_face_crops(count: int, seed: int, log: logging.Logger) -> Path:
+def obb_config():
+    """The oriented detector's recipe (``datasets/synth-obb.yaml``)."""
+    from okey_vision.synth import load_config
+
+    return load_config(ROOT / "datasets" / "synth-obb.yaml")
+
+
+def make_obb_data(count: int, seed: int, log: logging.Logger) -> Path:
+    """Render the oriented detector's data (once) plus the real training photos
+    (their upright boxes as corners; the held-out photos only in val/)."""
+    from okey_vision.synth.datasets import write_detect_dataset
+    from okey_vision.synth.real import write_real_detect
+
+    out = DATA / f"obb-{count}-{seed}"
+    done = out / ".done"
+    if done.exists():
+        return out / "data.yaml"
+    shutil.rmtree(out, ignore_errors=True)
+    t = time.time()
+    log.info(f"rendering {count} synthetic OBB images into {out}")
+    write_detect_dataset(out, count, seed, obb_config(), classes="obb",
+                         progress=lambda i: (i + 1) % 100 == 0 and log.info(f"  rendered {i + 1}/{count}"))
+    write_real_detect(out, classes="obb")
+    done.write_text("ok")
+    log.info(f"OBB data ready in {time.time() - t:.0f}s")
+    return out / "data.yaml"
+
+
+def upright_config():
+    """The upright crop recipe (``datasets/synth-upright.yaml``)."""
+    from okey_vision.synth import load_config
+
+    return load_config(ROOT / "datasets" / "synth-upright.yaml")
+
+
+def make_face_crops(count: int, seed: int, log: logging.Logger, geometry: str = "box") -> Path:
     """Render 53-class face crops (once): synthetic plus the real photos' crops.
 
     The real held-out photos' crops go to ``val/`` only (never ``train/``)."""
     from okey_vision.synth.datasets import write_crop_dataset
     from okey_vision.synth.real import write_real_crops
 
-    out = DATA / f"crops-face-{count}-{seed}"
+    out = DATA / (f"crops-face-{count}-{seed}" + ("-upright" if geometry == "upright" else ""))
     done = out / ".done"
     if done.exists():
         return out
     shutil.rmtree(out, ignore_errors=True)
     t = time.time()
     log.info(f"rendering crops of {count} synthetic images into {out}")
-    write_crop_dataset(out, count, seed, crops_config(), label="face", size=64,
+    write_crop_dataset(out, count, seed, upright_config() if geometry == "upright" else crops_config(),
+                       label="face", size=64, geometry=geometry,
                        progress=lambda i: (i + 1) % 250 == 0 and log.info(f"  rendered {i + 1}/{count}"))
-    write_real_crops(out, label="face", size=64)
+    write_real_crops(out, label="face", size=64, geometry=geometry)
     done.write_text("ok")
     log.info(f"face crops ready in {time.time() - t:.0f}s")
     return out
 
 
 def make_crop_data(label: str, count: int, seed: int, log: logging.Logger,
-                   real_repeat: int = 3, fj_repeat: int = 1, real_turns: bool = False) -> Path:
+                   real_repeat: int = 3, fj_repeat: int = 1, real_turns: bool = False,
+                   geometry: str = "box") -> Path:
     """A classifier folder for ``label`` (number/color) linked from the face crops;
     the real training crops appear ``real_repeat`` times (they are few), the
     false-joker training crops ``fj_repeat`` times (2 of 106 tiles: rare).
@@ -138,8 +178,13 @@ def make_crop_data(label: str, count: int, seed: int, log: logging.Logger,
     from okey_vision.synth.datasets import CROP_CLASSES
     from okey_vision.tiles import parse_tile
 
-    faces = make_face_crops(count, seed, log)
-    out = DATA / (f"crops-{label}-{count}-{seed}" + (f"-fj{fj_repeat}" if fj_repeat > 1 else "")
+    from okey_vision.vision.crops import white_balance
+
+    faces = make_face_crops(count, seed, log, geometry)
+    # upright crops: the colour classifier reads white-balanced crops (as the reader does)
+    wb = geometry == "upright" and label == "color"
+    out = DATA / (f"crops-{label}-{count}-{seed}" + ("-upright" if geometry == "upright" else "")
+                  + (f"-fj{fj_repeat}" if fj_repeat > 1 else "")
                   + (f"-real{real_repeat}" + ("turns" if real_turns else "")
                      if real_repeat != 3 or real_turns else ""))
     done = out / ".done"
@@ -160,6 +205,8 @@ def make_crop_data(label: str, count: int, seed: int, log: logging.Logger,
                 dst = out / sp / cls / (src.name if k == 0 else f"{src.stem}_dup{k}.png")
                 if real and real_turns and k % 4:
                     cv2.imwrite(str(dst), np.rot90(cv2.imread(str(src)), k % 4))
+                elif wb:
+                    cv2.imwrite(str(dst), white_balance(cv2.imread(str(src))))
                 else:
                     os.link(src, dst)
     done.write_text("ok")
@@ -265,9 +312,13 @@ def train(model: str, args: argparse.Namespace) -> None:
         if model == "detector":
             data = make_detect_data(r["count"], r["seed"], log)
             yaml_name = "yolo11n.yaml"
+        elif model == "obb":
+            data = make_obb_data(r["count"], r["seed"], log)
+            yaml_name = "yolo11n-obb.yaml"
         else:
             data = make_crop_data(model, r["count"], r["seed"], log, fj_repeat=args.fj_repeat,
-                                  real_repeat=args.real_repeat, real_turns=args.real_turns)
+                                  real_repeat=args.real_repeat, real_turns=args.real_turns,
+                                  geometry=args.geometry)
             yaml_name = "yolo11n-cls.yaml"
         prev = RUNS / model
         if prev.exists():  # keep the earlier run's record beside the new one
@@ -280,7 +331,10 @@ def train(model: str, args: argparse.Namespace) -> None:
             net = YOLO(yaml_name).load(init)
             log.info(f"initialised from {init}")
         extra = {}
-        if model == "detector":
+        if model == "obb":  # rotation is exact for oriented labels: any angle
+            extra = dict(mosaic=1.0, close_mosaic=r["close_mosaic"], degrees=180.0, fliplr=0.0,
+                         scale=0.5, translate=0.1, hsv_h=0.015, hsv_s=0.6, hsv_v=0.4)
+        elif model == "detector":
             extra = dict(mosaic=1.0, close_mosaic=r["close_mosaic"], degrees=10.0, fliplr=0.0,
                          scale=0.5, translate=0.1, hsv_h=0.01, hsv_s=0.5, hsv_v=0.4)
         else:
@@ -319,6 +373,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="classifiers: the real crops' repeats are turned by 90/180/270 degrees")
     p.add_argument("--fj-repeat", type=int, default=1,
                    help="classifiers: repeat the false-joker training crops this many times")
+    p.add_argument("--geometry", choices=("box", "upright"), default="box",
+                   help="classifiers: crops of upright boxes (box) or tiles warped upright "
+                        "from their corners (upright: datasets/synth-upright.yaml)")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--init", help="start a new run from these weights (e.g. models/detector.pt; "

@@ -1,0 +1,208 @@
+"""Tile crops shared by training and inference: the classifiers' class lists
+and the crop geometry (one module, so the two can never drift apart).
+
+A tile is given by its four face corners (a detector's oriented box, or a
+label's exact corners). :func:`upright_quad` orders them so the tile stands
+(its long side vertical, its top towards the image's top as far as the
+quad alone can tell); :func:`upright_crop` warps that quad, with a margin,
+into a square crop where the tile stands upright in the middle. Whether the
+tile was upside down (0 vs 180 degrees) the quad cannot tell: the reader
+reads both turns and keeps the surer one (``okey_vision.vision.reader``).
+
+:func:`white_balance` rescales a crop's channels so the tile's cream face
+becomes neutral: the colour classifier sees inks relative to the tile, not
+to the room's light.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+#: Number classifier classes.
+NUMBER_CLASSES: tuple[str, ...] = tuple(str(n) for n in range(1, 14)) + ("fj",)
+#: Colour classifier classes.
+COLOR_CLASSES: tuple[str, ...] = ("r", "y", "b", "k", "fj")
+#: Classifier input size (square crops, padded with the crop's median colour).
+CROP_SIZE = 64
+#: Margin around the tile's quad, as a fraction of its height / width.
+UPRIGHT_MARGIN = 0.08
+#: The cream face is mapped to this BGR colour by :func:`white_balance`.
+FACE_REFERENCE = (215.0, 225.0, 230.0)
+
+Quad = np.ndarray  # 4 x 2 float: TL, TR, BR, BL
+
+
+def box_quad(box: Sequence[float]) -> Quad:
+    """The corners (TL, TR, BR, BL) of an upright box x1, y1, x2, y2."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    return np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], np.float64)
+
+
+def obb_quad(cx: float, cy: float, w: float, h: float, angle: float) -> Quad:
+    """The corners of an oriented box (centre, size, angle in radians)."""
+    c, s = np.cos(angle), np.sin(angle)
+    u = np.array([c, s]) * w / 2
+    v = np.array([-s, c]) * h / 2
+    ctr = np.array([cx, cy], np.float64)
+    return np.array([ctr - u - v, ctr + u - v, ctr + u + v, ctr - u + v])
+
+
+def upright_quad(quad: Quad) -> Quad:
+    """The quad's corners reordered TL, TR, BR, BL with the long side as the
+    tile's height and its top the side nearer the image's top (ties: left)."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    # make the edge 0->1 (width) the shorter one
+    e01 = np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])
+    e12 = np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[3] - q[0])
+    if e01 > e12:
+        q = q[[1, 2, 3, 0]]
+    # the "up" vector (bottom -> top) should point up in the image (y decreasing)
+    up = (q[0] + q[1]) / 2 - (q[3] + q[2]) / 2
+    if up[1] > 1e-6 or (abs(up[1]) <= 1e-6 and up[0] > 0):
+        q = q[[2, 3, 0, 1]]
+    # clockwise order in image coordinates (TL -> TR goes to the right of "up")
+    right = q[1] - q[0]
+    up = (q[0] + q[1]) / 2 - (q[3] + q[2]) / 2
+    if up[0] * right[1] - up[1] * right[0] < 0:  # mirrored: swap left and right
+        q = q[[1, 0, 3, 2]]
+    return q
+
+
+def turned(quad: Quad) -> Quad:
+    """The same tile read upside down (turned 180 degrees)."""
+    return np.asarray(quad)[[2, 3, 0, 1]]
+
+
+def quad_axes(quad: Quad) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """(unit right vector, unit up vector, width, height) of an ordered quad."""
+    q = np.asarray(quad, np.float64)
+    right = (q[1] - q[0] + q[2] - q[3]) / 2
+    up = (q[0] - q[3] + q[1] - q[2]) / 2
+    w, h = float(np.linalg.norm(right)), float(np.linalg.norm(up))
+    return right / max(w, 1e-9), up / max(h, 1e-9), w, h
+
+
+def upright_crop(img: np.ndarray, quad: Quad, size: int = CROP_SIZE,
+                 margin: float | Sequence[float] = UPRIGHT_MARGIN) -> np.ndarray:
+    """A ``size`` x ``size`` crop of the tile standing upright: the ordered quad,
+    grown by ``margin`` (one value, or left, top, right, bottom), warped so the
+    tile's height fills the crop and its width keeps the tile's aspect; the
+    sides are padded with the crop's median colour."""
+    import cv2
+
+    q = np.asarray(quad, np.float64)
+    right, up, w, h = quad_axes(q)
+    ml, mt, mr, mb = (margin,) * 4 if np.isscalar(margin) else tuple(margin)
+    # grow each corner along the tile's own axes (perspective: good enough at this scale)
+    src = np.array([q[0] - right * ml * w + up * mt * h, q[1] + right * mr * w + up * mt * h,
+                    q[2] + right * mr * w - up * mb * h, q[3] - right * ml * w - up * mb * h])
+    ow = w * (1 + ml + mr)
+    oh = h * (1 + mt + mb)
+    s = size / max(oh, ow, 1e-6)
+    nw, nh = max(1, int(round(ow * s))), max(1, int(round(oh * s)))
+    dst = np.array([[0, 0], [nw, 0], [nw, nh], [0, nh]], np.float32)
+    m = cv2.getPerspectiveTransform(src.astype(np.float32), dst)
+    # shrinking a lot: a cheap pre-blur stands in for area averaging
+    if s < 0.5:
+        x0, y0 = np.floor(src.min(0)).astype(int) - 2
+        x1, y1 = np.ceil(src.max(0)).astype(int) + 3
+        H, W = img.shape[:2]
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(W, x1), min(H, y1)
+        if x1 - x0 >= 2 and y1 - y0 >= 2:
+            f = 1.0 / s
+            sub = img[y0:y1, x0:x1]
+            k = int(f // 2) * 2 + 1
+            sub = cv2.blur(sub, (k, k)) if k >= 3 else sub
+            shift = np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
+            m = m @ shift
+            img = sub
+    warped = cv2.warpPerspective(img, m, (nw, nh), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REPLICATE)
+    out = np.empty((size, size, 3), np.uint8)
+    out[:] = np.median(warped.reshape(-1, 3), axis=0).astype(np.uint8)
+    oy, ox = (size - nh) // 2, (size - nw) // 2
+    out[oy:oy + nh, ox:ox + nw] = warped
+    return out
+
+
+def face_colour(crop: np.ndarray) -> np.ndarray:
+    """The tile face's colour in a crop (BGR): the median of its brightest
+    third (the cream face covers most of an upright crop; inks are darker)."""
+    c = crop.reshape(-1, 3).astype(np.float32)
+    lum = c.sum(1)
+    top = c[lum >= np.quantile(lum, 0.66)]
+    return np.median(top, axis=0) + 1e-3
+
+
+def white_balance(crop: np.ndarray, face: np.ndarray | None = None) -> np.ndarray:
+    """The crop with its channels scaled so the face becomes ``FACE_REFERENCE``
+    (gains clipped to 0.5-4: a dark or odd crop is not blown up)."""
+    f = face_colour(crop) if face is None else face
+    gains = np.clip(np.asarray(FACE_REFERENCE, np.float32) / f, 0.5, 4.0)
+    return np.clip(crop.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+
+
+def is_greyscale(img: np.ndarray, tol: float = 3.0) -> bool:
+    """True when a BGR image holds no colour (all channels nearly equal)."""
+    step = max(1, int(np.sqrt(img.shape[0] * img.shape[1] / 40000)))
+    s = img[::step, ::step].astype(np.int16)
+    spread = np.abs(s[..., 0] - s[..., 1]) + np.abs(s[..., 1] - s[..., 2])
+    return float(np.percentile(spread, 99)) <= tol
+
+
+def ink_feature(crop: np.ndarray) -> np.ndarray | None:
+    """The ink's colour in a white-balanced upright crop: median (L, a, b) of the
+    pixels clearly darker or more saturated than the face, in its middle
+    (None when too few: a blank or unreadable crop)."""
+    import cv2
+
+    h, w = crop.shape[:2]
+    mid = crop[h // 8: h - h // 8, w // 5: w - w // 5]
+    lab = cv2.cvtColor(mid, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    face = np.median(lab[lab[:, 0] >= np.quantile(lab[:, 0], 0.6)], axis=0)
+    dist = np.abs(lab[:, 0] - face[0]) + 1.5 * np.hypot(lab[:, 1] - face[1], lab[:, 2] - face[2])
+    ink = lab[dist > 40]
+    if len(ink) < 12:
+        return None
+    return np.median(ink, axis=0)
+
+
+def cluster_inks(features: list[np.ndarray | None], radius: float = 14.0) -> list[int]:
+    """Group the tiles of one photo whose inks look alike (single linkage in
+    (L/2, a, b) within ``radius``); -1 for tiles without an ink feature."""
+    idx = [i for i, f in enumerate(features) if f is not None]
+    label = [-1] * len(features)
+    if not idx:
+        return label
+    pts = np.array([[features[i][0] / 2, features[i][1], features[i][2]] for i in idx])
+    parent = list(range(len(idx)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
+    for a in range(len(idx)):
+        for b in range(a + 1, len(idx)):
+            if d[a, b] < radius:
+                parent[find(a)] = find(b)
+    for k, i in enumerate(idx):
+        label[i] = find(k)
+    return label
+
+
+def has_ink(img: np.ndarray, quad: Quad, min_share: float = 0.015) -> bool:
+    """Whether a tile's face (the quad shrunk 15 % on every side, so no rack
+    or neighbour shows) holds ink: enough pixels far from the face's colour
+    (white-balanced). A blank / face-down tile holds none."""
+    import cv2
+
+    face = white_balance(upright_crop(img, quad, size=48, margin=-0.15))
+    lab = cv2.cvtColor(face, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    ref = np.median(lab[lab[:, 0] >= np.quantile(lab[:, 0], 0.6)], axis=0)
+    dist = np.abs(lab[:, 0] - ref[0]) + 1.5 * np.hypot(lab[:, 1] - ref[1], lab[:, 2] - ref[2])
+    return float((dist > 45).mean()) >= min_share
