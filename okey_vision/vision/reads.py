@@ -16,8 +16,8 @@ from okey_vision.tiles import Hand, Tile, parse_tile
 #: Below this confidence a read is flagged so the UI can ask the player.
 #: Chosen from the flag curve printed by ``benchmarks/read_accuracy.py`` on
 #: the held-out real photos (share of wrong/false reads and of right reads
-#: flagged): 0.6 flagged 38 % / 1 %, 0.9 88 % / 3 %, 0.93 100 % / 6 % --
-#: the lowest threshold with >= 90 % of mistakes and <= 10 % of right reads.
+#: flagged; models/README.md, "Flag curve"): 0.93 was the lowest threshold
+#: with >= 90 % of mistakes and <= 10 % of right reads (100 % / 6 %).
 LOW_CONFIDENCE = 0.93
 #: Row value for a tile lying apart from the rack rows (e.g. the indicator).
 APART = -1
