@@ -192,7 +192,7 @@ def tap_check(browser, timeout: float, folder: Path) -> list[str]:
         img.click(position={"x": (x1 + x2) / 2 * box["width"] / w, "y": (y1 + y2) / 2 * box["height"] / h})
         import re
 
-        picker = page.get_by_label(re.compile(r"^Tile #\d+ you tapped: "))
+        picker = page.get_by_label(re.compile(r"Tile #\d+ you tapped: "))
         picker.wait_for(timeout=timeout * 1000)
         picker.click()
         page.keyboard.type("r12")
