@@ -181,18 +181,25 @@ def tap_check(browser, timeout: float, folder: Path) -> list[str]:
     try:
         page.goto(f"http://127.0.0.1:{PORT}/?lang=en", wait_until="domcontentloaded")
         before = wait_advice(page, timeout)
-        frame = page.locator("iframe[title*='image_coordinates']")
-        if not (frame.count() and frame.first.is_visible()):  # the photo is folded: open it
-            page.get_by_text("Photo: the sample photo").click()
+        section = page.locator("details", has_text="Photo: the sample photo").first
+        section.wait_for(timeout=timeout * 1000)
+        if section.get_attribute("open") is None:  # the photo is folded: open it
+            section.locator("summary").click()
         img = page.frame_locator("iframe[title*='image_coordinates']").locator("img")
         img.wait_for(timeout=timeout * 1000)
-        box = img.bounding_box()
-        w, h = truth["size"]
-        x1, y1, x2, y2 = target["box"]
-        img.click(position={"x": (x1 + x2) / 2 * box["width"] / w, "y": (y1 + y2) / 2 * box["height"] / h})
         import re
 
         picker = page.get_by_label(re.compile(r"Tile #\d+ you tapped: "))
+        w, h = truth["size"]
+        x1, y1, x2, y2 = target["box"]
+        for _attempt in range(6):  # the component binds its click handler after the image loads
+            box = img.bounding_box()
+            img.click(position={"x": (x1 + x2) / 2 * box["width"] / w, "y": (y1 + y2) / 2 * box["height"] / h})
+            try:
+                picker.wait_for(timeout=10_000)
+                break
+            except Exception:  # noqa: BLE001 - not registered yet: tap again
+                continue
         picker.wait_for(timeout=timeout * 1000)
         picker.click()
         page.keyboard.type("r12")
