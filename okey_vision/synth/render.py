@@ -25,7 +25,7 @@ import numpy as np
 from okey_vision.synth import effects, textures
 from okey_vision.synth.config import SynthConfig
 from okey_vision.synth.sprites import SpriteMaker, TileStyle, sample_okey_style, sample_style
-from okey_vision.tiles import COLORS, TILES, Tile
+from okey_vision.tiles import COLORS, FULL_SET, Tile
 
 Rng = np.random.Generator
 Box = tuple[float, float, float, float]
@@ -235,7 +235,7 @@ class _TileDrawer:
 
 
 def _deck(rng: Rng) -> list[Tile]:
-    deck = [t for t in TILES for _ in range(2)]
+    deck = list(FULL_SET)
     rng.shuffle(deck)
     return deck
 
