@@ -36,7 +36,7 @@ from okey_vision.ui.round import LiveRound  # noqa: E402
 from okey_vision.ui.sample import sample_bytes  # noqa: E402
 from okey_vision.ui.scores import Round, ScoreTable  # noqa: E402
 from okey_vision.coach import text as words  # noqa: E402
-from okey_vision.ui.text import Lang, image_message, t  # noqa: E402
+from okey_vision.ui.text import Lang, error_message, t  # noqa: E402
 from okey_vision.vision.reads import APART  # noqa: E402
 
 log = logging.getLogger("okey_vision.app")
@@ -153,7 +153,7 @@ def take_photo(name: str, data: bytes) -> None:
     try:
         img = decode_photo(data, name if name != SAMPLE else "sample photo")
     except OkeyError as exc:
-        forget_photo(image_message(exc, lang()))
+        forget_photo(error_message(exc, lang()))
         return
     ss.photo_img = img
     reader, msg = get_reader(os.environ.get("OKEY_VISION_APP_READER", ""))
@@ -165,7 +165,7 @@ def take_photo(name: str, data: bytes) -> None:
         try:
             got = read_photo(img, reader, lang())
         except OkeyError as exc:
-            ss.photo_error = str(exc)
+            ss.photo_error = error_message(exc, lang())
         except Exception as exc:  # noqa: BLE001 - a reader failure is a message, not a traceback
             log.error("reader failed on %r: %s", name, traceback.format_exc())
             ss.photo_error = tx("reader_failed", why=type(exc).__name__)
@@ -439,7 +439,7 @@ def edit_tiles() -> None:
             set_hand([{"name": t.name, "low": False, "alts": []} for t in parse_hand(text)])
             st.rerun()
         except OkeyError as exc:
-            st.warning(str(exc))
+            st.warning(error_message(exc, lang()))
 
 
 def round_panel() -> None:
@@ -470,7 +470,7 @@ def round_panel() -> None:
             st.session_state.seen_text = ""
             st.session_state.flash = ""
         except OkeyError as exc:
-            st.session_state.flash = str(exc)
+            st.session_state.flash = error_message(exc, lang())
 
     with c2:
         st.text_input(tx("seen_input", turn=r.turn), key="seen_text", on_change=add_seen,
@@ -512,7 +512,7 @@ def scores_panel() -> None:
                 ss.scores = ScoreTable([p for p in names.split(",")][: int(n)], ss.scheme)
                 st.rerun()
             except OkeyError as exc:
-                st.warning(str(exc))
+                st.warning(error_message(exc, lang()))
         return
     st.caption(tx("countdown_rule" if table.scheme == COUNTDOWN else "penalty_rule",
                   scheme=scheme_label(table.scheme)))
@@ -535,7 +535,7 @@ def scores_panel() -> None:
                                             tuple(table.players.index(p) for p in shown)))
                 st.rerun()
             except OkeyError as exc:
-                st.warning(str(exc))
+                st.warning(error_message(exc, lang()))
     c1, c2 = st.columns(2)
     if c1.button(tx("undo_round"), key="r_undo", disabled=not table.rounds):
         ss.scores = table.undo()

@@ -6,7 +6,16 @@ from enum import Enum
 
 
 class OkeyError(ValueError):
-    """Base class of every okey-vision domain error."""
+    """Base class of every okey-vision domain error.
+
+    ``key`` and ``fields`` say what went wrong in a form a translation can
+    use (the app's Turkish page, :func:`okey_vision.ui.text.error_message`);
+    the message is the English sentence."""
+
+    def __init__(self, message: str = "", key: str = "", **fields: object) -> None:
+        super().__init__(message)
+        self.key = key
+        self.fields = fields
 
 
 class UnknownTileError(OkeyError):
@@ -61,24 +70,23 @@ _IMAGE_SENTENCES = {
 class ImageError(OkeyError):
     """An image that cannot be read: missing, empty, corrupt or not an image.
 
-    ``problem`` and ``fields`` say why in a form a translation can use.
+    Its ``key`` is the :class:`ImageProblem`'s value; ``fields`` hold the
+    photo's ``name`` and the sentence's fields.
 
     >>> str(ImageError.of(ImageProblem.EMPTY, "x.jpg"))
     'x.jpg: the file is empty'
     """
 
-    def __init__(self, message: str, problem: ImageProblem | None = None, name: str = "",
-                 fields: dict | None = None) -> None:
-        super().__init__(message)
-        self.problem = problem
-        self.name = name
-        self.fields = fields or {}
+    @property
+    def problem(self) -> ImageProblem | None:
+        """Why the photo cannot be read (None for an error made without one)."""
+        return ImageProblem(self.key) if self.key in ImageProblem._value2member_map_ else None
 
     @classmethod
     def of(cls, problem: ImageProblem, name: str, **fields: object) -> ImageError:
         """The error for ``problem`` with photo ``name`` (quoted, cut to 80 characters)."""
         name = clip(name)
-        return cls(f"{name}: {problem.template.format(**fields)}", problem, name, fields)
+        return cls(f"{name}: {problem.template.format(**fields)}", problem.value, name=name, **fields)
 
 
 class ModelError(OkeyError):

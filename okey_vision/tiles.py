@@ -123,7 +123,8 @@ def parse_tile(text: str) -> Tile:
     if isinstance(text, Tile):
         return text
     if not isinstance(text, str):
-        raise UnknownTileError(f"unknown tile name {clip(repr(text))}: not a string")
+        raise UnknownTileError(f"unknown tile name {clip(repr(text))}: not a string", "unknown_tile",
+                               name=clip(repr(text)))
     key = _fold(text)
     if key in _FALSE_JOKER_NAMES:
         return FALSE_JOKER
@@ -135,7 +136,7 @@ def parse_tile(text: str) -> Tile:
             return TILES[COLORS.index(color) * 13 + number - 1]
     raise UnknownTileError(
         f"unknown tile name {clip(repr(text))}: expected a colour (r, y, b, k) and a "
-        "number 1-13 such as 'r7', or 'fj' for a false joker"
+        "number 1-13 such as 'r7', or 'fj' for a false joker", "unknown_tile", name=clip(repr(text))
     )
 
 
@@ -186,7 +187,7 @@ def okey_of(indicator: Tile) -> Tile:
     """
     indicator = parse_tile(indicator)
     if indicator.is_false_joker:
-        raise TileCountError("a false joker ('fj') cannot be the indicator")
+        raise TileCountError("a false joker ('fj') cannot be the indicator", "fj_indicator")
     return TILES[COLORS.index(indicator.color) * 13 + indicator.number % 13]
 
 
@@ -213,7 +214,7 @@ def check_counts(
     # Parsed once: a name such as "r5" is accepted like the tile itself.
     indicator = None if indicator is None else parse_tile(indicator)
     if indicator is not None and indicator.is_false_joker:
-        raise TileCountError("a false joker ('fj') cannot be the indicator")
+        raise TileCountError("a false joker ('fj') cannot be the indicator", "fj_indicator")
     total = [0] * len(TILES)
     for t in hand:
         total[t.index] += 1
@@ -231,7 +232,8 @@ def check_counts(
     if indicator is not None and tile == indicator:
         where.append("indicator 1")
     raise TileCountError(
-        f"{total[tile.index]} copies of {tile.name!r} ({', '.join(where)}): only {COPIES} exist"
+        f"{total[tile.index]} copies of {tile.name!r} ({', '.join(where)}): only {COPIES} exist",
+        "too_many_copies", n=total[tile.index], tile=tile.name, copies=COPIES
     )
 
 
@@ -256,7 +258,7 @@ class Hand:
         if len(self.tiles) > MAX_HAND:
             raise HandSizeError(
                 f"a hand holds at most {MAX_HAND} tiles, got {len(self.tiles)}: "
-                f"{format_hand(self.tiles)!r}"
+                f"{format_hand(self.tiles)!r}", "hand_too_big", most=MAX_HAND, n=len(self.tiles)
             )
         check_counts(self.tiles, self.indicator, self.seen)
 

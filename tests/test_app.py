@@ -473,3 +473,10 @@ def test_turkish_page_says_a_bad_photo_in_turkish(monkeypatch):
     assert_clean(at)
     warnings = " ".join(w.value for w in at.warning)
     assert "bos.jpg: dosya boş" in warnings and "Önceki el ve önerisi silindi" in warnings
+
+
+def test_turkish_page_says_a_bad_hand_in_turkish(monkeypatch):
+    at = start(monkeypatch, lang="tr")
+    at.text_input(key=f"hand_text_{at.session_state['ver']}").input("r1 zz").run()
+    assert_clean(at)
+    assert any("bilinmeyen taş adı 'zz'" in w.value for w in at.warning)

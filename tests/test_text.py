@@ -43,21 +43,32 @@ def test_every_image_problem_has_a_turkish_sentence_with_the_same_fields() -> No
     import re
 
     from okey_vision.errors import ImageProblem
-    from okey_vision.ui.text import IMAGE_TR
+    from okey_vision.ui.text import ERRORS_TR
 
     for problem in ImageProblem:
-        en, tr = problem.template, IMAGE_TR[problem.value]
+        en, tr = "{name}: " + problem.template, ERRORS_TR[problem.value]
         assert sorted(re.findall(r"{(\w+)}", en)) == sorted(re.findall(r"{(\w+)}", tr)), problem
 
 
-def test_image_errors_in_turkish() -> None:
-    from okey_vision.errors import ImageError, ImageProblem
-    from okey_vision.ui.text import image_message
+def test_errors_in_turkish() -> None:
+    from okey_vision.errors import ImageError, ImageProblem, OkeyError
+    from okey_vision.tiles import Hand, parse_hand, parse_tile
+    from okey_vision.ui.text import error_message
 
     exc = ImageError.of(ImageProblem.TOO_LARGE, "big.png", width=9000, height=9000, limit=64)
-    assert image_message(exc, Lang.EN) == str(exc) == "big.png: the image is too large (9000x9000 pixels; at most 64 million)"
-    assert image_message(exc, Lang.TR) == "big.png: görüntü çok büyük (9000x9000 piksel; en çok 64 milyon)"
-    assert image_message(ValueError("plain"), Lang.TR) == "plain"
+    assert error_message(exc, Lang.EN) == str(exc) == "big.png: the image is too large (9000x9000 pixels; at most 64 million)"
+    assert error_message(exc, Lang.TR) == "big.png: görüntü çok büyük (9000x9000 piksel; en çok 64 milyon)"
+    assert error_message(ValueError("plain"), Lang.TR) == "plain"
+    cases = [(lambda: parse_tile("zz"), "bilinmeyen taş adı 'zz'"),
+             (lambda: Hand(tuple(parse_hand("r5 r5 r5")), parse_tile("k1")), "r5 taşından 3 tane var"),
+             (lambda: Hand((), parse_tile("fj")), "sahte okey ('fj') gösterge olamaz"),
+             (lambda: Hand(tuple(parse_hand("r1 r2 r3 r4 r5 r6 r7 r8 r9 r10 r11 r12 r13 k1 k2 k3")),
+                           parse_tile("b1")), "en çok 15 taş olur, burada 16 taş var")]
+    for make, tr in cases:
+        with pytest.raises(OkeyError) as got:
+            make()
+        assert tr in error_message(got.value, Lang.TR), got.value
+        assert error_message(got.value, Lang.EN) == str(got.value)
 
 
 @pytest.mark.parametrize("hand,ind,offered,en,tr", [

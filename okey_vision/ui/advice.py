@@ -39,10 +39,17 @@ class Problem:
 
     message: str
     key: str = ""
+    error: OkeyError | None = None
 
     def said(self, lang: str = "en") -> str:
-        """The message in ``lang`` (a coach sentence when it is one)."""
-        return text.say(self.key, lang) if self.key else self.message
+        """The message in ``lang``: a coach sentence, or the domain error's."""
+        if self.key:
+            return text.say(self.key, lang)
+        if self.error is not None:
+            from okey_vision.ui.text import Lang, error_message
+
+            return error_message(self.error, Lang(lang))
+        return self.message
 
     @property
     def ok(self) -> bool:
@@ -128,7 +135,7 @@ def analyse(tiles: str | Iterable[str | Tile], indicator: str | Tile | None,
             notes.append(declaration.note)
         return Analysis(hand, scheme, arrangement, declaration, advice, tuple(notes), time.perf_counter() - t0)
     except OkeyError as exc:
-        return Problem(str(exc))
+        return Problem(str(exc), error=exc)
 
 
 #: Analyses a session remembers (the app reruns on every tap; the same hand

@@ -191,26 +191,32 @@ TEXT: dict[str, tuple[str, str]] = {
 }
 
 
-#: Why a photo cannot be read, in Turkish (English: :class:`okey_vision.errors.ImageProblem`).
-IMAGE_TR: dict[str, str] = {
-    "missing": "böyle bir dosya yok",
-    "folder": "bir klasör, fotoğraf değil",
-    "unreadable": "okunamıyor ({why})",
-    "empty": "dosya boş",
-    "not_image": "bu bir fotoğraf değil ({formats} bekleniyor)",
-    "header": "fotoğraf bozuk: {format} başlığı kesik ya da hatalı",
-    "too_small": "fotoğraf taş okumak için çok küçük ({width}x{height} piksel)",
-    "too_large": "görüntü çok büyük ({width}x{height} piksel; en çok {limit} milyon)",
-    "damaged": "fotoğraf bozuk ve açılamıyor (kesik ya da hatalı {format})",
+#: Domain errors in Turkish, by the error's key (English: the error's own
+#: message; photo problems: :class:`okey_vision.errors.ImageProblem`).
+ERRORS_TR: dict[str, str] = {
+    "missing": "{name}: böyle bir dosya yok",
+    "folder": "{name}: bir klasör, fotoğraf değil",
+    "unreadable": "{name}: okunamıyor ({why})",
+    "empty": "{name}: dosya boş",
+    "not_image": "{name}: bu bir fotoğraf değil ({formats} bekleniyor)",
+    "header": "{name}: fotoğraf bozuk: {format} başlığı kesik ya da hatalı",
+    "too_small": "{name}: fotoğraf taş okumak için çok küçük ({width}x{height} piksel)",
+    "too_large": "{name}: görüntü çok büyük ({width}x{height} piksel; en çok {limit} milyon)",
+    "damaged": "{name}: fotoğraf bozuk ve açılamıyor (kesik ya da hatalı {format})",
+    "unknown_tile": "bilinmeyen taş adı {name}: bir renk (r, y, b, k ya da kırmızı, sarı, mavi, siyah) ve 1-13 "
+                    "arası bir sayı bekleniyor, örn. 'r7', ya da sahte okey için 'fj'",
+    "too_many_copies": "{tile} taşından {n} tane var: sette yalnız {copies} tane olur",
+    "fj_indicator": "sahte okey ('fj') gösterge olamaz",
+    "hand_too_big": "bir elde en çok {most} taş olur, burada {n} taş var",
 }
 
 
-def image_message(exc: Exception, lang: Lang = Lang.EN) -> str:
-    """An image error for the player: the error's own English sentence, or
-    its Turkish one by the error's kind."""
-    problem = getattr(exc, "problem", None)
-    if lang is Lang.TR and problem is not None and problem.value in IMAGE_TR:
-        return f"{exc.name}: " + IMAGE_TR[problem.value].format(**exc.fields)
+def error_message(exc: Exception, lang: Lang = Lang.EN) -> str:
+    """A domain error for the player: its own English message, or its
+    Turkish sentence by the error's key."""
+    key = getattr(exc, "key", "")
+    if lang is Lang.TR and key in ERRORS_TR:
+        return ERRORS_TR[key].format(**exc.fields)
     return str(exc)
 
 
@@ -220,4 +226,4 @@ def t(key: str, lang: Lang = Lang.EN, **fields: object) -> str:
     return (tr if lang is Lang.TR else en).format(**fields)
 
 
-__all__ = ["Lang", "TEXT", "IMAGE_TR", "t", "image_message"]
+__all__ = ["Lang", "TEXT", "ERRORS_TR", "t", "error_message"]
