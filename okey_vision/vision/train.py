@@ -88,22 +88,7 @@ def crops_config():
 
 def make_detect_data(count: int, seed: int, log: logging.Logger) -> Path:
     """Render the detector's data (once) plus the real training photos."""
-    from okey_vision.synth.datasets import write_detect_dataset
-    from okey_vision.synth.real import write_real_detect
-
-    out = DATA / f"detect-{count}-{seed}"
-    done = out / ".done"
-    if done.exists():
-        return out / "data.yaml"
-    shutil.rmtree(out, ignore_errors=True)
-    t = time.time()
-    log.info(f"rendering {count} synthetic detection images into {out}")
-    write_detect_dataset(out, count, seed, detect_config(),
-                         progress=lambda i: (i + 1) % 100 == 0 and log.info(f"  rendered {i + 1}/{count}"))
-    write_real_detect(out)  # real train split -> train, held-out split -> val
-    done.write_text("ok")
-    log.info(f"detection data ready in {time.time() - t:.0f}s")
-    return out / "data.yaml"
+    return _make_boxes_data("detect", detect_config(), "tile", count, seed, log)
 
 
 def obb_config():
@@ -116,21 +101,28 @@ def obb_config():
 def make_obb_data(count: int, seed: int, log: logging.Logger) -> Path:
     """Render the oriented detector's data (once) plus the real training photos
     (their upright boxes as corners; the held-out photos only in val/)."""
+    return _make_boxes_data("obb", obb_config(), "obb", count, seed, log)
+
+
+def _make_boxes_data(name: str, config, classes: str, count: int, seed: int, log: logging.Logger) -> Path:
+    """Render ``count`` scenes of ``config`` (once, resumable by its ``.done``
+    mark) as a YOLO ``classes`` data set, plus the real photos (train split
+    -> train, held-out split -> val)."""
     from okey_vision.synth.datasets import write_detect_dataset
     from okey_vision.synth.real import write_real_detect
 
-    out = DATA / f"obb-{count}-{seed}"
+    out = DATA / f"{name}-{count}-{seed}"
     done = out / ".done"
     if done.exists():
         return out / "data.yaml"
     shutil.rmtree(out, ignore_errors=True)
     t = time.time()
-    log.info(f"rendering {count} synthetic OBB images into {out}")
-    write_detect_dataset(out, count, seed, obb_config(), classes="obb",
+    log.info(f"rendering {count} synthetic {name} images into {out}")
+    write_detect_dataset(out, count, seed, config, classes=classes,
                          progress=lambda i: (i + 1) % 100 == 0 and log.info(f"  rendered {i + 1}/{count}"))
-    write_real_detect(out, classes="obb")
+    write_real_detect(out, classes=classes)
     done.write_text("ok")
-    log.info(f"OBB data ready in {time.time() - t:.0f}s")
+    log.info(f"{name} data ready in {time.time() - t:.0f}s")
     return out / "data.yaml"
 
 
