@@ -37,7 +37,6 @@ from okey_vision.ui.sample import sample_bytes  # noqa: E402
 from okey_vision.ui.scores import Round, ScoreTable  # noqa: E402
 from okey_vision.coach import text as words  # noqa: E402
 from okey_vision.ui.text import Lang, error_message, t  # noqa: E402
-from okey_vision.vision.reads import APART  # noqa: E402
 
 log = logging.getLogger("okey_vision.app")
 if not log.handlers:
@@ -217,22 +216,24 @@ def forget_photo(message: str, keep_image: bool = False) -> None:
 
 # ------------------------------------------------------------------ views ---
 
-def shown_reads(got) -> list:
-    """The photo's reads as the player has corrected them: each rack read
-    labelled with its hand entry's tile (removed ones dropped), then the
-    tiles apart."""
+def shown_reads(got) -> tuple[list, list]:
+    """The photo's reads as the player has corrected them, and beside each
+    the index of its hand entry (None for the tiles apart): each rack read
+    labelled with its entry's tile (removed ones dropped), then the tiles apart."""
     from dataclasses import replace
 
     from okey_vision.tiles import parse_tile
 
-    by_read = {e.get("read"): e for e in st.session_state.hand if e.get("read") is not None}
-    out = []
+    entry_of = {e.get("read"): k for k, e in enumerate(st.session_state.hand) if e.get("read") is not None}
+    reads, entries = [], []
     for i, r in enumerate(got.rack):
-        e = by_read.get(i)
-        if e is not None:
+        k = entry_of.get(i)
+        if k is not None:
+            e = st.session_state.hand[k]
             conf = r.confidence if e["low"] else max(r.confidence, 0.99)
-            out.append(replace(r, tile=parse_tile(e["name"]), confidence=conf))
-    return out + list(got.apart)
+            reads.append(replace(r, tile=parse_tile(e["name"]), confidence=conf))
+            entries.append(k)
+    return reads + list(got.apart), entries + [None] * len(got.apart)
 
 
 def show_photo() -> None:
@@ -244,7 +245,7 @@ def show_photo() -> None:
     if ss.photo_img is None:
         return
     got = ss.photo_reads
-    reads = shown_reads(got) if got else []
+    reads, entries = shown_reads(got) if got else ([], [])
     label = tx("sample") if ss.photo_name == SAMPLE else ss.photo_name
     key = (ss.photo_key, ss.round.indicator, tuple((e.get("read"), e["name"], e["low"]) for e in ss.hand))
     if ss.get("overlay_key") != key:  # drawn once per photo, indicator and correction, not on every rerun
@@ -266,10 +267,8 @@ def show_photo() -> None:
         ss.tap_seen = tap.get("unix_time")
         s = overlay_scale(ss.photo_img) * tap["width"] / ss.overlay.shape[1]  # shown px per photo px
         hit = read_at(reads, tap["x"] / s, tap["y"] / s)
-        if hit is not None and reads[hit].row != APART:
-            rack_index = [i for i, r in enumerate(got.rack) if r.box == reads[hit].box]
-            entry = next((k for k, e in enumerate(ss.hand) if rack_index and e.get("read") == rack_index[0]), None)
-            ss.tapped = entry
+        if hit is not None and entries[hit] is not None:  # a rack tile (not one lying apart)
+            ss.tapped = entries[hit]
     if ss.get("tapped") is not None and ss.tapped < len(ss.hand):
         tap_picker(ss.tapped)
     if got:

@@ -29,6 +29,7 @@ from okey_vision.memo import Memo
 from okey_vision.scoring import COUNTDOWN, check_scheme
 from okey_vision.solver import Arrangement, Declaration, Finish, arrange, declare
 from okey_vision.tiles import HAND_SIZE, MAX_HAND, Hand, Tile, okey_of, parse_hand, parse_tile
+from okey_vision.ui.text import Lang, error_message
 
 
 @dataclass(frozen=True)
@@ -46,8 +47,6 @@ class Problem:
         if self.key:
             return text.say(self.key, lang)
         if self.error is not None:
-            from okey_vision.ui.text import Lang, error_message
-
             return error_message(self.error, Lang(lang))
         return self.message
 

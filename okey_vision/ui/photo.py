@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from okey_vision.errors import ImageError
-from okey_vision.tiles import Tile
+from okey_vision.tiles import MAX_HAND, Tile
 from okey_vision.ui.text import Lang, t
 from okey_vision.vision.reads import APART, TileRead, rack_order
 
@@ -22,8 +22,6 @@ READ_SIDE = 1600
 #: Below this variance of the Laplacian (on a 512-px copy) a photo is called blurry.
 BLUR_THRESHOLD = 25.0
 Reader = Callable[..., list]
-#: Most tiles a rack holds (a hand after taking).
-MAX_RACK = 15
 
 
 @dataclass
@@ -80,12 +78,12 @@ def read_photo(img, reader: Reader, lang: Lang = Lang.EN) -> PhotoReads:
         raise ImageError(msg)
     if blur < BLUR_THRESHOLD:
         warnings.append(t("blurry", lang))
-    if len(rack) > MAX_RACK:
+    if len(rack) > MAX_HAND:
         # keep the surest 15 (in rack order); name the others so the player can add them back
-        keep = set(id(r) for r in sorted(rack, key=lambda r: -r.confidence)[:MAX_RACK])
+        keep = set(id(r) for r in sorted(rack, key=lambda r: -r.confidence)[:MAX_HAND])
         aside = [r for r in rack if id(r) not in keep]
         rack = [r for r in rack if id(r) in keep]
-        warnings.append(t("set_aside", lang, n=len(rack) + len(aside), most=MAX_RACK,
+        warnings.append(t("set_aside", lang, n=len(rack) + len(aside), most=MAX_HAND,
                           tiles=", ".join(r.tile.name for r in aside)))
     h, w = img.shape[:2]
     return PhotoReads(reads, rack, apart, warnings, seconds, (w, h))

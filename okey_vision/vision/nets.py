@@ -39,14 +39,19 @@ def models_dir() -> Path:
     return Path(env) if env else DEFAULT_MODELS
 
 
+def env_int(name: str, default: int) -> int:
+    """An integer setting from the environment (``default`` when unset or not a number)."""
+    try:
+        return int(os.environ.get(name, default))
+    except ValueError:
+        return default
+
+
 def threads() -> int:
     """Inference threads: ``$OKEY_VISION_THREADS``, default 1. On a small, busy
     CPU one thread is steadier than several (the intra-op threads of torch and
     onnxruntime spin-wait and collapse when the cores are shared)."""
-    try:
-        return max(1, int(os.environ.get("OKEY_VISION_THREADS", "1")))
-    except ValueError:
-        return 1
+    return max(1, env_int("OKEY_VISION_THREADS", 1))
 
 
 def onnx_available() -> bool:
@@ -158,4 +163,4 @@ def _bad(path: Path, exc: Exception) -> str:
 
 
 __all__ = ["Net", "ModelError", "ModelMissingError", "DEFAULT_MODELS", "STEMS", "models_dir",
-           "threads", "onnx_available"]
+           "threads", "env_int", "onnx_available"]

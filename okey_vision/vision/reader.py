@@ -42,7 +42,7 @@ from okey_vision.vision.crops import (COLOR_CLASSES, NUMBER_CLASSES, box_quad, c
                                       upright_crop, upright_quad, white_balance)
 from okey_vision.vision.io import Photo, as_bgr, load_photo
 from okey_vision.vision.memory import release_memory
-from okey_vision.vision.nets import DEFAULT_MODELS, STEMS, ModelMissingError, Net, models_dir
+from okey_vision.vision.nets import DEFAULT_MODELS, STEMS, ModelMissingError, Net, env_int, models_dir
 from okey_vision.vision.reads import APART, TileRead, rack_order
 
 #: Classifier input size (crops are square, padded with the tile's median colour).
@@ -124,7 +124,7 @@ class RackReader:
         # callers queue. On a small CPU, reads side by side only share the
         # cores (no more reads per second) while each holds its own buffers;
         # measured in benchmarks/read_load.py.
-        self.parallel = max(1, parallel or _env_int("OKEY_VISION_PARALLEL", 1))
+        self.parallel = max(1, parallel or env_int("OKEY_VISION_PARALLEL", 1))
         self._slots = threading.BoundedSemaphore(self.parallel)
 
     # -- models ---------------------------------------------------------------
@@ -370,13 +370,6 @@ class RackReader:
         in the *input's* pixels (whatever shrinking the decoding did)."""
         reads = self.read(photo.image, indicator=indicator, consistent=consistent)
         return [r.scaled(1 / photo.scale) for r in reads]
-
-
-def _env_int(name: str, default: int) -> int:
-    try:
-        return int(os.environ.get(name, default))
-    except ValueError:
-        return default
 
 
 def _with_order(r: TileRead, i: int) -> TileRead:
