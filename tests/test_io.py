@@ -3,16 +3,15 @@ decoding, bombs refused or decoded reduced, one clear line, input pixels kept.""
 
 from __future__ import annotations
 
-import struct
 import subprocess
 import sys
-import zlib
 
 import pytest
 
 np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 
+from hostile import jpeg_with_app_data, jpeg_with_size, png_bomb, png_header, tiff  # noqa: E402
 from okey_vision.errors import ImageError  # noqa: E402
 from okey_vision.imagesize import read_header  # noqa: E402
 from okey_vision.vision import io  # noqa: E402
@@ -23,43 +22,6 @@ def encode(ext: str, img: np.ndarray, *params: int) -> bytes:
     ok, buf = cv2.imencode(ext, img, list(params))
     assert ok
     return buf.tobytes()
-
-
-def png_header(w: int, h: int, colour_type: int = 2) -> bytes:
-    ihdr = struct.pack(">IIBBBBB", w, h, 8, colour_type, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + ihdr
-            + struct.pack(">I", zlib.crc32(b"IHDR" + ihdr)))
-
-
-def png_bomb(w: int, h: int) -> bytes:
-    """A real grey PNG of ``w`` x ``h`` zero pixels (compresses ~1000:1)."""
-    z = zlib.compressobj(9)
-    row = b"\x00" * (w + 1)
-    idat = b"".join(z.compress(row) for _ in range(h)) + z.flush()
-    chunk = struct.pack(">I", len(idat)) + b"IDAT" + idat + struct.pack(">I", zlib.crc32(b"IDAT" + idat))
-    end = struct.pack(">I", 0) + b"IEND" + struct.pack(">I", zlib.crc32(b"IEND"))
-    return png_header(w, h, 0) + chunk + end
-
-
-def with_app_segments(jpeg: bytes, total: int) -> bytes:
-    """The JPEG with ``total`` bytes of APP1 data inserted before its frame header."""
-    seg = b""
-    while len(seg) < total:
-        payload = b"Exif\x00\x00" + b"\x00" * 65000
-        seg += b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload
-    return jpeg[:2] + seg + jpeg[2:]
-
-
-def patch_jpeg_size(jpeg: bytes, w: int, h: int) -> bytes:
-    i = jpeg.index(b"\xff\xc0") if b"\xff\xc0" in jpeg else jpeg.index(b"\xff\xc2")
-    return jpeg[:i + 5] + struct.pack(">HH", h, w) + jpeg[i + 9:]
-
-
-def tiff_header(w: int, h: int) -> bytes:
-    # little-endian TIFF, one IFD: width, height, deflate compression, no strips
-    entries = [(256, 4, 1, w), (257, 4, 1, h), (259, 3, 1, 8), (277, 3, 1, 3)]
-    ifd = struct.pack("<H", len(entries)) + b"".join(struct.pack("<HHII", *e) for e in entries) + b"\x00" * 4
-    return b"II*\x00" + struct.pack("<I", 8) + ifd + b"\x00" * 64
 
 
 RACK = np.random.default_rng(0).integers(0, 255, (300, 400, 3), dtype=np.uint8)
@@ -79,18 +41,18 @@ def test_lossless_and_progressive_headers() -> None:
 
 
 def test_jpeg_size_marker_after_128_kb_of_app_data() -> None:
-    data = with_app_segments(encode(".jpg", RACK), 140_000)
+    data = jpeg_with_app_data(encode(".jpg", RACK), 140_000)
     assert data.index(b"\xff\xc0") > 128 * 1024
     photo = decode_image(data, "late.jpg")
     assert (photo.width, photo.height) == (400, 300) and photo.image.shape == (300, 400, 3)
-    huge = patch_jpeg_size(data, 60000, 60000)
+    huge = jpeg_with_size(data, 60000, 60000)
     assert (read_header(huge).width, read_header(huge).height) == (60000, 60000)
 
 
 @pytest.mark.parametrize("data,name", [
     (png_header(60000, 60000) + b"\x00" * 1800, "giant.png"),
-    (tiff_header(32000, 32000), "deflate.tiff"),
-    (patch_jpeg_size(encode(".jpg", RACK, cv2.IMWRITE_JPEG_PROGRESSIVE, 1), 30000, 30000), "prog.jpg"),
+    (tiff(32000, 32000), "deflate.tiff"),
+    (jpeg_with_size(encode(".jpg", RACK, cv2.IMWRITE_JPEG_PROGRESSIVE, 1), 30000, 30000), "prog.jpg"),
 ])
 def test_giant_headers_are_refused_before_decoding(data: bytes, name: str) -> None:
     with pytest.raises(ImageError, match=f"^{name}: the image is too large"):
@@ -105,7 +67,7 @@ def test_a_small_png_bomb_is_refused() -> None:
 
 
 def test_a_giant_baseline_jpeg_decodes_reduced_in_input_pixels() -> None:
-    data = patch_jpeg_size(encode(".jpg", RACK), 30000, 20000)  # 600 M pixels claimed
+    data = jpeg_with_size(encode(".jpg", RACK), 30000, 20000)  # 600 M pixels claimed
     photo = decode_image(data, "big.jpg")
     assert (photo.width, photo.height) == (30000, 20000)
     assert max(photo.image.shape[:2]) <= io.MAX_SIDE  # decoded by 8, then shrunk
@@ -163,7 +125,7 @@ def test_sixteen_bit_png_file_decodes_to_eight_bits() -> None:
 
 @pytest.mark.parametrize("name,data", [
     ("giant.png", png_header(60000, 60000) + b"\x00" * 1800),
-    ("bomb.tif", tiff_header(32000, 32000)),
+    ("bomb.tif", tiff(32000, 32000)),
     ("cut.png", encode(".png", RACK)[:3000]),
 ])
 def test_cli_read_of_a_hostile_image_is_one_line(tmp_path, name: str, data: bytes) -> None:
