@@ -328,6 +328,25 @@ def ship(model: str, log: logging.Logger) -> Path | None:
     return dst
 
 
+def mix_weights(old: str | Path, new: str | Path, weight: float, out: str | Path) -> Path:
+    """Interpolate two checkpoints of one network, ``(1 - weight) * old +
+    weight * new`` (WiSE-FT: a fine-tuned model mixed with the one it started
+    from keeps more of what the old one read right). Writes ``out``."""
+    import torch
+
+    co = torch.load(str(old), map_location="cpu", weights_only=False)
+    cn = torch.load(str(new), map_location="cpu", weights_only=False)
+    so = co["model"].float().state_dict()
+    net = cn["model"].float()
+    mixed = {k: (1 - weight) * so[k] + weight * v if v.is_floating_point() else v
+             for k, v in net.state_dict().items()}
+    net.load_state_dict(mixed)
+    cn["model"], cn["ema"], cn["optimizer"] = net.half(), None, None
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    torch.save(cn, str(out))
+    return Path(out)
+
+
 def export_onnx(log: logging.Logger | None = None, stems: tuple[str, ...] = ("detector", "number", "color"),
                 half_weights: bool = True) -> list[Path]:
     """Export the shipped ``models/*.pt`` to ONNX beside them (the reader prefers ONNX)."""
@@ -452,8 +471,9 @@ def main(argv: list[str] | None = None) -> int:
     """Command line entry."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("model", choices=sorted(RECIPES) + ["export"], nargs="+",
-                   help="models to train in turn; 'export' writes models/*.onnx from models/*.pt")
+    p.add_argument("model", choices=sorted(RECIPES) + ["export", "mix"], nargs="+",
+                   help="models to train in turn; 'export' writes models/*.onnx from models/*.pt; "
+                        "'mix' interpolates --mix-old and --mix-new into --mix-out")
     p.add_argument("--epochs", type=int)
     p.add_argument("--count", type=int, help="synthetic images to render")
     p.add_argument("--seed", type=int)
@@ -485,9 +505,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--onnx", default="number,color",
                    help="export: which models/*.pt to export (shipped: number,color; "
                         "'detector,number,color' for the fastest, all-ONNX reader)")
+    p.add_argument("--mix-old", help="mix: the checkpoint a fine-tune started from")
+    p.add_argument("--mix-new", help="mix: the fine-tuned checkpoint")
+    p.add_argument("--mix-weight", type=float, default=0.7, help="mix: weight of --mix-new")
+    p.add_argument("--mix-out", help="mix: where to write the mixed checkpoint (e.g. models/number.pt)")
     args = p.parse_args(argv)
     for m in args.model:
-        if m == "export":
+        if m == "mix":
+            print(mix_weights(args.mix_old, args.mix_new, args.mix_weight, args.mix_out))
+        elif m == "export":
             export_onnx(stems=tuple(x for x in args.onnx.split(",") if x))
         else:
             train(m, args)
