@@ -6,7 +6,9 @@ and ``models/README.md``):
 1. detectors find the tiles on a copy of the photo shrunk once (INTER_AREA):
    ``detector_axis`` (upright boxes) first; when most of its boxes stand like
    upright tiles they are kept, else the oriented ``detector`` (ultralytics
-   OBB: each tile's four corners) reads the photo -- a tilted rack, a side view;
+   OBB: each tile's four corners) reads the photo -- a tilted rack, a side
+   view; when the boxes are only a little taller than wide, both are read and
+   the surer reading is kept;
 2. each tile is cut *upright* from its corners in the full-resolution photo
    (:mod:`okey_vision.vision.crops`, shared with training), read both ways
    up (0 and 180 degrees; a rack's tiles share one way up), and two small
