@@ -91,17 +91,23 @@ def make_detect_data(count: int, seed: int, log: logging.Logger) -> Path:
     return _make_boxes_data("detect", detect_config(), "tile", count, seed, log)
 
 
-def obb_config():
-    """The oriented detector's recipe (``datasets/synth-obb.yaml``)."""
+#: The oriented detector's default recipe.
+OBB_RECIPE = "synth-obb.yaml"
+
+
+def obb_config(recipe: str = OBB_RECIPE):
+    """The oriented detector's recipe (``datasets/synth-obb.yaml`` by default)."""
     from okey_vision.synth import load_config
 
-    return load_config(ROOT / "datasets" / "synth-obb.yaml")
+    return load_config(ROOT / "datasets" / recipe)
 
 
-def make_obb_data(count: int, seed: int, log: logging.Logger) -> Path:
+def make_obb_data(count: int, seed: int, log: logging.Logger, recipe: str | None = None) -> Path:
     """Render the oriented detector's data (once) plus the real training photos
-    (their upright boxes as corners; the held-out photos only in val/)."""
-    return _make_boxes_data("obb", obb_config(), "obb", count, seed, log)
+    (their upright boxes as corners; the held-out photos only in val/).
+    Another ``recipe`` than the default renders into its own folder."""
+    name = "obb" if recipe in (None, OBB_RECIPE) else f"obb-{Path(recipe).stem}"
+    return _make_boxes_data(name, obb_config(recipe or OBB_RECIPE), "obb", count, seed, log)
 
 
 def _make_boxes_data(name: str, config, classes: str, count: int, seed: int, log: logging.Logger) -> Path:
@@ -156,15 +162,109 @@ def make_face_crops(count: int, seed: int, log: logging.Logger, geometry: str = 
     return out
 
 
+def detected_config():
+    """The recipe of the crops cut from detections (``datasets/synth-detected.yaml``)."""
+    from okey_vision.synth import load_config
+
+    return load_config(ROOT / "datasets" / "synth-detected.yaml")
+
+
+#: Detected crops: a detection is a tile's when their upright boxes overlap this
+#: much (the benchmark's matching rule), and is cut only when its long axis is
+#: within 60 degrees of the tile's (a box turned sideways reads nothing).
+DETECTED_IOU = 0.4
+DETECTED_MIN_COS = 0.5
+#: Detected crops: random margin per side (the reader reads 5 % and 12 %).
+DETECTED_MARGIN = (0.03, 0.15)
+
+
+def detected_crops(reader, scene, rng, size: int = 64) -> list[tuple[str, "np.ndarray"]]:
+    """(face name, crop) for each labelled tile of ``scene`` that ``reader``'s
+    detectors find: cut upright from the *detected* corners, turned the tile's
+    true way up -- the crops the reader's classifiers will see."""
+    import numpy as np
+
+    from okey_vision.vision.crops import box_quad, quad_axes, turned, upright_crop, upright_quad
+    from okey_vision.vision.reader import drop_cut_tiles
+
+    img = scene.image
+    dets = drop_cut_tiles(reader.detect(img), img.shape[1], img.shape[0])
+    pairs = sorted(((_iou(t.box, d.box), i, j) for i, t in enumerate(scene.tiles)
+                    for j, d in enumerate(dets)), reverse=True)
+    used_t: set[int] = set()
+    used_d: set[int] = set()
+    out = []
+    for v, i, j in pairs:
+        if v < DETECTED_IOU:
+            break
+        if i in used_t or j in used_d:
+            continue
+        used_t.add(i)
+        used_d.add(j)
+        t, d = scene.tiles[i], dets[j]
+        q = upright_quad(d.quad if d.quad is not None else box_quad(d.box))
+        true_up = quad_axes(np.asarray(t.quad, np.float64))[1]
+        cos = float(quad_axes(q)[1] @ true_up)
+        if abs(cos) < DETECTED_MIN_COS:
+            continue
+        q = q if cos > 0 else turned(q)
+        out.append((t.tile.name, upright_crop(img, q, size, tuple(rng.uniform(*DETECTED_MARGIN, 4)))))
+    return out
+
+
+def _iou(a, b) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / u if u > 0 else 0.0
+
+
+def make_detected_crops(count: int, seed: int, log: logging.Logger) -> Path:
+    """Render ``count`` scenes of ``synth-detected.yaml`` (once) and cut each
+    found tile where the shipped detectors put it (:func:`detected_crops`),
+    into 53 face folders."""
+    import cv2
+    import numpy as np
+
+    from okey_vision.synth.datasets import FACE_CLASSES, scenes, split_of
+    from okey_vision.vision.reader import RackReader
+
+    out = DATA / f"crops-face-detected-{count}-{seed}"
+    done = out / ".done"
+    if done.exists():
+        return out
+    shutil.rmtree(out, ignore_errors=True)
+    for sp in ("train", "val"):
+        for name in FACE_CLASSES:
+            (out / sp / name).mkdir(parents=True, exist_ok=True)
+    reader = RackReader(MODELS).load()
+    t0, n = time.time(), 0
+    log.info(f"cutting detected crops of {count} scenes into {out} (detectors: {reader.backends})")
+    for i, scene in scenes(count, seed, detected_config()):
+        sp = split_of(i, seed, 0.1)
+        rng = np.random.default_rng(np.random.SeedSequence([int(seed), int(i), 13]))
+        for k, (name, crop) in enumerate(detected_crops(reader, scene, rng)):
+            cv2.imwrite(str(out / sp / name / f"det_{seed}_{i:06d}_{k:02d}.png"), crop)
+            n += 1
+        if (i + 1) % 100 == 0:
+            log.info(f"  {i + 1}/{count} scenes, {n} crops, {time.time() - t0:.0f}s")
+    done.write_text("ok")
+    log.info(f"detected crops ready: {n} in {time.time() - t0:.0f}s")
+    return out
+
+
 def make_crop_data(label: str, count: int, seed: int, log: logging.Logger,
                    real_repeat: int = 3, fj_repeat: int = 1, real_turns: bool = False,
-                   geometry: str = "box") -> Path:
+                   geometry: str = "box", detected: int = 0, detected_seed: int = 3000) -> Path:
     """A classifier folder for ``label`` (number/color) linked from the face crops;
     the real training crops appear ``real_repeat`` times (they are few), the
     false-joker training crops ``fj_repeat`` times (2 of 106 tiles: rare).
     ``real_turns``: the real crops' repeats are turned by 90, 180 and 270
     degrees instead of copied (tiles on a table lie at any angle; the real
-    photos show few of them turned)."""
+    photos show few of them turned). ``detected``: also the crops cut where
+    the shipped detectors find the tiles of that many scenes
+    (:func:`make_detected_crops`)."""
     import cv2
     import numpy as np
     from okey_vision.synth.datasets import CROP_CLASSES
@@ -173,12 +273,14 @@ def make_crop_data(label: str, count: int, seed: int, log: logging.Logger,
     from okey_vision.vision.crops import white_balance
 
     faces = make_face_crops(count, seed, log, geometry)
+    sources = [faces] + ([make_detected_crops(detected, detected_seed, log)] if detected else [])
     # upright crops: the colour classifier reads white-balanced crops (as the reader does)
     wb = geometry == "upright" and label == "color"
     out = DATA / (f"crops-{label}-{count}-{seed}" + ("-upright" if geometry == "upright" else "")
                   + (f"-fj{fj_repeat}" if fj_repeat > 1 else "")
                   + (f"-real{real_repeat}" + ("turns" if real_turns else "")
-                     if real_repeat != 3 or real_turns else ""))
+                     if real_repeat != 3 or real_turns else "")
+                  + (f"-det{detected}-{detected_seed}" if detected else ""))
     done = out / ".done"
     if done.exists():
         return out
@@ -186,7 +288,7 @@ def make_crop_data(label: str, count: int, seed: int, log: logging.Logger,
     for sp in ("train", "val"):
         for name in CROP_CLASSES[label]:
             (out / sp / name).mkdir(parents=True, exist_ok=True)
-        for src in (faces / sp).glob("*/*.png"):
+        for src in (p for f in sources for p in (f / sp).glob("*/*.png")):
             tile = parse_tile(src.parent.name)
             cls = "fj" if tile.is_false_joker else (tile.color if label == "color" else str(tile.number))
             real = sp == "train" and src.name.startswith("real_")
@@ -224,6 +326,25 @@ def ship(model: str, log: logging.Logger) -> Path | None:
     os.replace(tmp, dst)
     log.info(f"shipped {src} -> {dst} ({dst.stat().st_size / 1e6:.1f} MB)")
     return dst
+
+
+def mix_weights(old: str | Path, new: str | Path, weight: float, out: str | Path) -> Path:
+    """Interpolate two checkpoints of one network, ``(1 - weight) * old +
+    weight * new`` (WiSE-FT: a fine-tuned model mixed with the one it started
+    from keeps more of what the old one read right). Writes ``out``."""
+    import torch
+
+    co = torch.load(str(old), map_location="cpu", weights_only=False)
+    cn = torch.load(str(new), map_location="cpu", weights_only=False)
+    so = co["model"].float().state_dict()
+    net = cn["model"].float()
+    mixed = {k: (1 - weight) * so[k] + weight * v if v.is_floating_point() else v
+             for k, v in net.state_dict().items()}
+    net.load_state_dict(mixed)
+    cn["model"], cn["ema"], cn["optimizer"] = net.half(), None, None
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    torch.save(cn, str(out))
+    return Path(out)
 
 
 def export_onnx(log: logging.Logger | None = None, stems: tuple[str, ...] = ("detector", "number", "color"),
@@ -305,12 +426,13 @@ def train(model: str, args: argparse.Namespace) -> None:
             data = make_detect_data(r["count"], r["seed"], log)
             yaml_name = "yolo11n.yaml"
         elif model == "obb":
-            data = make_obb_data(r["count"], r["seed"], log)
+            data = make_obb_data(r["count"], r["seed"], log, args.recipe)
             yaml_name = "yolo11n-obb.yaml"
         else:
             data = make_crop_data(model, r["count"], r["seed"], log, fj_repeat=args.fj_repeat,
                                   real_repeat=args.real_repeat, real_turns=args.real_turns,
-                                  geometry=args.geometry)
+                                  geometry=args.geometry, detected=args.detected,
+                                  detected_seed=args.detected_seed)
             yaml_name = "yolo11n-cls.yaml"
         prev = RUNS / model
         if prev.exists():  # keep the earlier run's record beside the new one
@@ -349,8 +471,9 @@ def main(argv: list[str] | None = None) -> int:
     """Command line entry."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("model", choices=sorted(RECIPES) + ["export"], nargs="+",
-                   help="models to train in turn; 'export' writes models/*.onnx from models/*.pt")
+    p.add_argument("model", choices=sorted(RECIPES) + ["export", "mix"], nargs="+",
+                   help="models to train in turn; 'export' writes models/*.onnx from models/*.pt; "
+                        "'mix' interpolates --mix-old and --mix-new into --mix-out")
     p.add_argument("--epochs", type=int)
     p.add_argument("--count", type=int, help="synthetic images to render")
     p.add_argument("--seed", type=int)
@@ -368,6 +491,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--geometry", choices=("box", "upright"), default="box",
                    help="classifiers: crops of upright boxes (box) or tiles warped upright "
                         "from their corners (upright: datasets/synth-upright.yaml)")
+    p.add_argument("--detected", type=int, default=0,
+                   help="classifiers: add crops cut where the shipped detectors find the tiles "
+                        "of this many scenes of datasets/synth-detected.yaml")
+    p.add_argument("--detected-seed", dest="detected_seed", type=int, default=3000)
+    p.add_argument("--recipe", help="obb: another recipe in datasets/ (default synth-obb.yaml)")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--init", help="start a new run from these weights (e.g. models/detector.pt; "
@@ -377,9 +505,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--onnx", default="number,color",
                    help="export: which models/*.pt to export (shipped: number,color; "
                         "'detector,number,color' for the fastest, all-ONNX reader)")
+    p.add_argument("--mix-old", help="mix: the checkpoint a fine-tune started from")
+    p.add_argument("--mix-new", help="mix: the fine-tuned checkpoint")
+    p.add_argument("--mix-weight", type=float, default=0.7, help="mix: weight of --mix-new")
+    p.add_argument("--mix-out", help="mix: where to write the mixed checkpoint (e.g. models/number.pt)")
     args = p.parse_args(argv)
     for m in args.model:
-        if m == "export":
+        if m == "mix":
+            print(mix_weights(args.mix_old, args.mix_new, args.mix_weight, args.mix_out))
+        elif m == "export":
             export_onnx(stems=tuple(x for x in args.onnx.split(",") if x))
         else:
             train(m, args)
