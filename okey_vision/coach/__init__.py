@@ -28,12 +28,13 @@ from okey_vision.coach.advice import OPPONENT_FINISH_RATE, Action, Advice, Why, 
 from okey_vision.coach.pool import OKEY_PAIR
 from okey_vision.coach.ranking import DiscardOption, best_discard, rank_discards
 from okey_vision.coach.reading import Reading, distance, reading
+from okey_vision.coach.strategy import BASIC, RULES, Rules, Table
 from okey_vision.coach.templates import UNREACHABLE
 from okey_vision.memo import Memo
 from okey_vision.tiles import HAND_SIZE as FINISHED  # the old name, kept for callers
 
 __all__ = [
-    "Action", "Advice", "DiscardOption", "FINISHED", "Memo", "OKEY_PAIR", "OPPONENT_FINISH_RATE", "Reading", "UNREACHABLE",
+    "Action", "Advice", "BASIC", "RULES", "Rules", "Table", "DiscardOption", "FINISHED", "Memo", "OKEY_PAIR", "OPPONENT_FINISH_RATE", "Reading", "UNREACHABLE",
     "advise", "best_discard", "distance", "holds_indicator_twin", "rank_discards", "reading", "take_offered",
     "wait_pays",
     "Why",
