@@ -276,6 +276,7 @@ def play_round(policies: Sequence[Policy], rng: random.Random, starter: int = 0,
                 Counter(t for pile in piles for t in pile) + Counter([indicator])
             assert table == full, "tiles are not conserved"
             assert all(len(h) == HAND_SIZE for h in hands), "a hand does not hold 14 tiles"
+            assert all(not Counter(k) - Counter(h) for k, h in zip(held, hands)), "a known-held tile is not held"
         if on_turn is not None:
             on_turn({"player": p, "hands": [list(h) for h in hands], "stock": list(stock),
                      "piles": [list(x) for x in piles], "indicator": indicator, "move": move})

@@ -112,9 +112,12 @@ def test_check_counts_parses_a_named_indicator():
     check_counts(parse_hand("r5"), "r5")
 
 
-def test_decisions_match_the_recorded_old_coach():
+@pytest.mark.parametrize("coach", ["basic", "baseline"])
+def test_decisions_match_the_recorded_old_coach(coach):
     # A quarter of benchmarks/coach_equivalence.py's cases against the
-    # decisions recorded from the code before the refactor.
+    # decisions recorded from the code before the refactor: the current
+    # coach with issue 14's rules switched off (rules=BASIC), and the frozen
+    # baseline copy the strength benchmark seats as "today's coach".
     import os
     import subprocess
     import sys
@@ -123,7 +126,8 @@ def test_decisions_match_the_recorded_old_coach():
     root = Path(__file__).resolve().parent.parent
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]))
     out = subprocess.run([sys.executable, str(root / "benchmarks" / "coach_equivalence.py"), "--check",
-                          str(root / "tests" / "data" / "coach_reference.json.gz"), "--quick"],
+                          str(root / "tests" / "data" / "coach_reference.json.gz"), "--quick",
+                          "--coach", coach],
                          capture_output=True, text=True, cwd=root, env=env)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
     assert ", 0 differ" in out.stdout
