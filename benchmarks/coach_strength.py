@@ -41,6 +41,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from okey_vision.coach import RULES, Rules  # noqa: E402
 from okey_vision.game import CoachPolicy, GreedyPolicy, RandomPolicy, play_round  # noqa: E402
+from okey_vision.scoring import COUNTDOWN, SCHEMES  # noqa: E402
 
 #: The seeds every tuning choice was made on; 23 confirmed them.
 TUNING_SEEDS = (11, 12)
@@ -91,11 +92,11 @@ def _policy(name: str, rules: Rules):
 
 
 def _chunk(args):
-    names, seed, lo, hi, rules = args
+    names, seed, lo, hi, rules, scheme = args
     pols = [_policy(n, rules) for n in names]
     out = []
     for i in range(lo, hi):
-        r = play_round(pols, random.Random(seed * 1_000_003 + i), starter=i % len(pols))
+        r = play_round(pols, random.Random(seed * 1_000_003 + i), starter=i % len(pols), scheme=scheme)
         out.append((r.winner, r.turns, r.delta))
     return out
 
@@ -111,11 +112,11 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return mid - half, mid + half
 
 
-def run(names: list[str], rounds: int, seed: int, jobs: int, rules: Rules = RULES) -> list:
+def run(names: list[str], rounds: int, seed: int, jobs: int, rules: Rules = RULES, scheme: str = COUNTDOWN) -> list:
     """Play and print one match-up; returns each round's (winner, turns, deltas)."""
     t0 = time.time()
     step = max(1, rounds // (jobs * 4))
-    tasks = [(names, seed, lo, min(rounds, lo + step), rules) for lo in range(0, rounds, step)]
+    tasks = [(names, seed, lo, min(rounds, lo + step), rules, scheme) for lo in range(0, rounds, step)]
     if jobs == 1:
         results = [r for task in tasks for r in _chunk(task)]
     else:
@@ -129,7 +130,7 @@ def run(names: list[str], rounds: int, seed: int, jobs: int, rules: Rules = RULE
         points = sum(d[seat] for _, _, d in results) / rounds
         avg = sum(won) / len(won) if won else float("nan")
         print(f"  seat {seat} {name:<8} win share {len(won) / rounds:6.1%}  95% CI [{lo:.1%}, {hi:.1%}]  "
-              f"points/round {points:+.2f}  avg turns to win {avg:.1f}", flush=True)
+              f"{scheme} points/round {points:+.2f}  avg turns to win {avg:.1f}", flush=True)
     return results
 
 
@@ -141,6 +142,8 @@ def main() -> None:
     ap.add_argument("--matchups", default="greedy,baseline,peer,head,peers",
                     help=f"comma-separated, of: {', '.join(MATCHUPS)}")
     ap.add_argument("--rules", default="", help="override the coach's rules, e.g. safety=0,take_margin=2")
+    ap.add_argument("--scheme", choices=SCHEMES, default=COUNTDOWN,
+                    help="scoring of the points per round (penalty: lower is better)")
     ap.add_argument("--save", metavar="FILE", help="write each round's winner per match-up as JSON")
     ap.add_argument("--no-peer", action="store_true", help="skip the match-ups with the peer bot")
     args = ap.parse_args()
@@ -161,7 +164,7 @@ def main() -> None:
     print(f"coach rules: {rules}")
     saved = {}
     for m in chosen:
-        results = run(MATCHUPS[m], args.rounds, args.seed, args.jobs, rules)
+        results = run(MATCHUPS[m], args.rounds, args.seed, args.jobs, rules, args.scheme)
         saved[m] = [w for w, _, _ in results]
     if args.save:
         with open(args.save, "w") as f:

@@ -11,7 +11,7 @@ import pytest
 
 from brute import is_finished, is_seven_pairs
 from hands import pairs_hand, random_hand, winning_hand
-from okey_vision.coach import OPPONENT_FINISH_RATE, Action, advise, distance, reading, wait_pays
+from okey_vision.coach import BASIC, OPPONENT_FINISH_RATE, Action, advise, distance, reading, wait_pays
 from okey_vision.errors import TileCountError
 from okey_vision.scoring import COUNTDOWN, FinishKind
 from okey_vision.solver import declare
@@ -75,13 +75,22 @@ def test_take_follows_the_distance_even_for_the_last_copy():
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_take_or_draw_is_the_distance_rule(seed):
+    # Distance-then-outs (BASIC) takes exactly when the tile finishes or
+    # shortens the hand. Issue 14's rules take then too, and besides only a
+    # tile that keeps the distance and adds enough outs (the take-for-outs rule).
     rng = random.Random(seed)
     for _ in range(10):
         hand, ind = random_hand(rng, 14, okeys=rng.choice([None, 1]))
         off = rng.choice([t for t in TILES if Counter(hand + [ind])[t] < 2])
         finishes = declare(hand + [off], ind).can_declare
         shorter = distance(hand + [off], ind) < distance(hand, ind, [off])
-        assert advise(hand, ind, offered=off).take == (finishes or shorter), (hand, ind, off)
+        assert advise(hand, ind, offered=off, rules=BASIC).take == (finishes or shorter), (hand, ind, off)
+        a = advise(hand, ind, offered=off)
+        if not (finishes or shorter):
+            assert not a.take or (a.why.sentence == "take_outs_reason"
+                                  and distance(hand + [off], ind) == distance(hand, ind, [off])), (hand, ind, off)
+        else:
+            assert a.take
 
 
 def test_the_seven_pairs_bound_keeps_distance_and_outs_exact():

@@ -221,14 +221,14 @@ def keep_back(options: Sequence[DiscardOption], tiles: Sequence[Tile], seen: Seq
     (that discard, its danger, the best's danger), or None."""
     best = options[0]
     mine = list(tiles) + list(seen)
-    risk = danger(best.tile, table, mine)
+    risk = danger(best.tile, table, mine, rules.safety_generic)
     if risk <= 0:
         return None
     pick, low = best, risk
     for o in options[1:]:
         if o.distance != best.distance or o.outs < best.outs - rules.safety_slack:
             continue
-        d = danger(o.tile, table, mine)
+        d = danger(o.tile, table, mine, rules.safety_generic)
         if d < low:
             pick, low = o, d
     if pick is best or low > rules.safety_ratio * risk:
@@ -267,7 +267,8 @@ def _advise_discard(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[
         if only_best:
             options = options[:1]
     best = options[0]
-    ties = [o for o in options[1:] if (o.distance, o.outs) == (best.distance, best.outs)]
+    # Tied discards are named when the tie-break chose (not the safety rule, which says why itself).
+    ties = [o for o in options[1:] if (o.distance, o.outs) == (best.distance, best.outs)] if not notes else []
     notes = notes + _waits_for(best.out_tiles, best.outs) if rules != BASIC else notes
     return Advice(action=Action.DISCARD, why=Why("discard_reason", (best, tuple(ties))), distance=best.distance,
                   discards=tuple(options), notes=notes, **common)
@@ -312,4 +313,5 @@ def _advise_draw(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[Til
             if after.distance == now.distance and outs_worth_taking(now.outs, after.outs, hidden, rules.take_margin):
                 take = True
                 why = Why("take_outs_reason", (off, after.tile, now, after))
-    return Advice(action=Action.TAKE if take else Action.DRAW, why=why, offered=off, take=take, notes=waits, **common)
+    return Advice(action=Action.TAKE if take else Action.DRAW, why=why, offered=off, take=take,
+                  notes=() if take else waits, **common)

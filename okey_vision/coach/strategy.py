@@ -45,6 +45,7 @@ class Rules:
     safety: bool = False         # keep back a tile the next player likely collects
     safety_slack: int = 0        # ... giving up at most this many outs (same distance)
     safety_ratio: float = 0.5    # ... and only when the safer tile's danger is at most this share
+    safety_generic: float = 0.25  # weight of a partner copy merely unseen (1 for one known held)
     wait: bool = False           # the bot waits for an okey-discard finish when waiting pays
 
 
@@ -73,12 +74,13 @@ def danger_weights() -> list[list[tuple[int, float]]]:
 _WEIGHTS = danger_weights()
 
 
-def danger(tile: Tile, table: Table, mine: Sequence[Tile]) -> float:
+def danger(tile: Tile, table: Table, mine: Sequence[Tile], generic: float = 0.25) -> float:
     """How likely the next player wants ``tile`` (relative, higher is worse):
     the copies of its meld partners that could be in their hand (not in
-    ``mine``, the tiles I hold and every tile seen), far more for the
-    partners they are known to hold (took from a pile), less when they threw
-    the same face or a close one (a collector of a run or set keeps those)."""
+    ``mine``, the tiles I hold and every tile seen; ``generic`` each), far
+    more for the partners they are known to hold (took from a pile, 1 each),
+    less when they threw the same face or a close one (a collector of a run
+    or set keeps those)."""
     if tile.is_false_joker:
         return 0.0
     gone = Counter(mine)
@@ -88,7 +90,7 @@ def danger(tile: Tile, table: Table, mine: Sequence[Tile]) -> float:
     for j, weight in _WEIGHTS[tile.index]:
         face = TILES[j]
         free = max(0, 2 - gone[face])
-        score += weight * (free * 0.25 + 3.0 * held[face])
+        score += weight * (free * generic + held[face])
     if thrown[tile]:
         score *= 0.3
     elif any(thrown[TILES[j]] for j, weight in _WEIGHTS[tile.index] if weight == 1.0):
