@@ -25,6 +25,7 @@ script runs on the old and the new code.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gzip
 import json
 import os
@@ -60,7 +61,8 @@ def use_coach(which: str) -> None:
         distance, reading = coach.distance, coach.reading
 
         def Bot(**kwargs):  # noqa: N802 - stands for a class
-            return CoachPolicy(rules=coach.BASIC, **kwargs)
+            # The old bot declared at once (the old advice's wait was never played).
+            return CoachPolicy(rules=dataclasses.replace(coach.BASIC, wait=False), **kwargs)
 from okey_vision.tiles import TILES, okey_of  # noqa: E402
 
 # How strength-benchmark rounds are seeded (benchmarks/coach_strength.py).

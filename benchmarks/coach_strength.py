@@ -22,7 +22,8 @@ made on seeds 11 and 12 (``TUNING_SEEDS``) and confirmed on seed 23; the
 default seed 2027 was used by no tuning. ``--rules`` overrides the coach's
 :class:`~okey_vision.coach.Rules` (as tuning does). Points per round: the
 seat's score change under countdown scoring (the winner 0, the others -2,
--4 or -8; the indicator's twin -1 to the others), averaged over all rounds.
+-4 or -8; the indicator's twin -1 to the others), averaged over all rounds;
+net: that change less the other seats' average (the lead gained per round).
 """
 
 from __future__ import annotations
@@ -128,9 +129,11 @@ def run(names: list[str], rounds: int, seed: int, jobs: int, rules: Rules = RULE
         won = [t for w, t, _ in results if w == seat]
         lo, hi = wilson(len(won), rounds)
         points = sum(d[seat] for _, _, d in results) / rounds
+        # Net: the seat's score change less the others' average (the lead it gains per round).
+        net = sum(d[seat] - (sum(d) - d[seat]) / (len(d) - 1) for _, _, d in results) / rounds
         avg = sum(won) / len(won) if won else float("nan")
         print(f"  seat {seat} {name:<8} win share {len(won) / rounds:6.1%}  95% CI [{lo:.1%}, {hi:.1%}]  "
-              f"{scheme} points/round {points:+.2f}  avg turns to win {avg:.1f}", flush=True)
+              f"{scheme} points/round {points:+.2f} (net {net:+.2f})  avg turns to win {avg:.1f}", flush=True)
     return results
 
 

@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from okey_vision.coach import RULES, Rules, Table, advise
+from okey_vision.coach import RULES, Action, Rules, Table, advise
 from okey_vision.errors import OkeyError
 from okey_vision.memo import Memo
 from okey_vision.scoring import COUNTDOWN, PENALTY, START, FinishKind, check_scheme, game_over, leader, round_deltas
@@ -157,11 +157,11 @@ class CoachPolicy(Policy):
     """Plays the coach's advice (:func:`okey_vision.coach.advise`), the very
     advice the app and the command line give, with what a player at the
     table knows (:meth:`View.table`): takes the offered tile when the advice
-    does, declares when finished (waiting for an okey-discard finish only
-    when ``rules.wait`` and the advice says waiting pays), else discards the
-    tile ranked first. ``with_outs=False`` skips the outs for speed (and
-    plays weaker); ``rules`` picks the decision rules (``BASIC``: the coach
-    before issue 14)."""
+    does, declares when the advice does (it waits for an okey-discard finish
+    only under ``rules.wait``), else discards the tile ranked first.
+    ``with_outs=False`` skips the outs for speed (and plays weaker);
+    ``rules`` picks the decision rules (the bot before issue 14: ``BASIC``
+    with ``wait=False``)."""
 
     name = "coach"
 
@@ -180,12 +180,11 @@ class CoachPolicy(Policy):
         return bool(advice.take)
 
     def move(self, view: View, rng: random.Random) -> Move:
-        """Declare if finished (or wait, when the rules and the advice say so), else the first-ranked discard."""
+        """Declare when the advice does, else its first-ranked discard (a waiting hand keeps its finished 14)."""
         advice = advise(view.hand, view.indicator, view.seen, scheme=view.scheme, with_outs=self.with_outs,
                         memo=self.memo, only_best=True, table=view.table(), rules=self.rules)
-        if advice.declare is not None and advice.declare.discard is not None:
-            if not (self.rules.wait and advice.wait):
-                return Move(advice.declare.discard, True)
+        if advice.action is Action.DECLARE and advice.declare is not None and advice.declare.discard is not None:
+            return Move(advice.declare.discard, True)
         assert advice.best is not None
         return Move(advice.best.tile)
 

@@ -101,6 +101,25 @@ def test_the_frozen_baseline_plays_legal_rounds():
         assert r.stall or r.winner in range(4)
 
 
+def test_waiting_is_a_rule_and_stops_when_the_stock_runs_out():
+    # A finished hand holding an okey where waiting pays by the old rule.
+    rng = random.Random(8)
+    from hands import winning_hand
+    from okey_vision.solver import declare
+    from okey_vision.tiles import TILES, okey_of
+    for _ in range(400):
+        hand, ind = winning_hand(rng, okeys=1)
+        extra = rng.choice([t for t in TILES if t != okey_of(ind) and Counter(hand + [ind])[t] < 2])
+        basic = advise(hand + [extra], ind, rules=BASIC)
+        if basic.wait:
+            break
+    assert basic.wait and basic.action is Action.DISCARD
+    assert advise(hand + [extra], ind).action is Action.DECLARE  # RULES: declare at once
+    late = Table(players=4, stock_left=5)
+    assert advise(hand + [extra], ind, rules=BASIC, table=late).action is Action.DECLARE  # a stall looms
+    assert declare(hand + [extra], ind).can_declare
+
+
 def test_rules_are_explicit():
     assert BASIC == Rules() and RULES != BASIC
     assert isinstance(CoachPolicy().rules, Rules) and CoachPolicy().rules == RULES

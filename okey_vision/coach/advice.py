@@ -251,8 +251,8 @@ def _advise_discard(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[
         assert finish is not None
         # The finish's own discard leads: thrown to declare, or (waiting) to keep the finished 14.
         options = [o for o in options if o.tile == finish.discard] + [o for o in options if o.tile != finish.discard]
-        wait, why = wait_pays(decl.finishes, tiles, ind, known, scheme, memo)
-        if wait and rules.wait and table.stock_left is not None and table.stock_left < 2 * table.players:
+        wait, why = wait_pays(decl.finishes, tiles, ind, known, scheme, memo) if rules.wait else (False, None)
+        if wait and table.stock_left is not None and table.stock_left < 2 * table.players:
             wait, why = False, None  # the stock runs out before the okey could come: a stall scores nothing
         action, reason = (Action.DISCARD, why) if wait else (Action.DECLARE, Why("declare_reason", (finish, scheme)))
         return Advice(action=action, why=reason, distance=0, discards=tuple(options), can_declare=True,
