@@ -306,11 +306,15 @@ def _advise_draw(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[Til
         if rules.take_outs and with_outs and 0 < now.distance:
             # Same distance after taking: take when its outs shorten the
             # expected wait for the next step by more than the draw given up.
-            taken = tiles + [off]
-            after = min(discard_options(taken, ind, known, memo, True, only_best=True),
-                        key=lambda o: rank_key(o, okey_of(ind)))
             hidden = unseen(len(tiles), len(known) + 1)
-            if after.distance == now.distance and outs_worth_taking(now.outs, after.outs, hidden, rules.take_margin):
+            # No 15 can wait for more tiles than are hidden: when even that would not pay, skip the search.
+            if outs_worth_taking(now.outs, hidden, hidden, rules.take_margin):
+                after = min(discard_options(tiles + [off], ind, known, memo, True, only_best=True),
+                            key=lambda o: rank_key(o, okey_of(ind)))
+            else:
+                after = None
+            if after is not None and after.distance == now.distance and \
+                    outs_worth_taking(now.outs, after.outs, hidden, rules.take_margin):
                 take = True
                 why = Why("take_outs_reason", (off, after.tile, now, after))
     return Advice(action=Action.TAKE if take else Action.DRAW, why=why, offered=off, take=take,
