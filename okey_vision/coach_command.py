@@ -2,11 +2,6 @@
 
 ``okey-vision advise --indicator r3 [--seen "k5 y1"] [--offered b7] TILE... [--json]``
 
-What a player saw of the table beyond the discards sharpens the advice (the
-same rules the coach bot plays): ``--stock N`` tiles left in the stock,
-``--took "TILES"`` tiles the opponents took from a pile and still hold,
-``--next-took``/``--next-threw`` those the next player took and threw.
-
 ``--seen`` takes ONE argument (tiles separated by spaces in quotes, or by
 commas; it may be repeated), so it can never swallow the hand. The old form
 ``--seen k5 y1 TILE...`` is refused: with a single tile after ``--seen``
@@ -31,19 +26,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--offered", default=None, metavar="TILE",
                         help="with 14 tiles: the tile the previous player just discarded")
     parser.add_argument("--scheme", choices=SCHEMES, default=COUNTDOWN, help="scoring scheme")
-    parser.add_argument("--stock", type=int, default=None, metavar="N", help="tiles left in the stock")
-    parser.add_argument("--took", default="", metavar='"TILE..."',
-                        help="tiles opponents took from a discard pile and still hold")
-    parser.add_argument("--next-took", default="", metavar='"TILE..."',
-                        help="of those, the ones the next player holds")
-    parser.add_argument("--next-threw", default="", metavar='"TILE..."', help="the next player's discards")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("tiles", nargs="*", help="15 tiles (discard advice) or 14 (draw advice)")
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the advice; domain errors propagate as OkeyError (exit 2)."""
-    from okey_vision.coach import Table, advise
+    from okey_vision.coach import advise
     from okey_vision.coach.text import advice_lines
     from okey_vision.errors import HandSizeError
     from okey_vision.tiles import parse_hand
@@ -53,10 +42,7 @@ def run(args: argparse.Namespace) -> int:
     tiles = parse_hand(" ".join(args.tiles))
     if not tiles:
         raise HandSizeError("no hand given: write the 15 tiles (14 with --offered) after the options")
-    next_took = tuple(parse_hand(args.next_took.replace(",", " ")))
-    table = Table(stock_left=args.stock, held=tuple(parse_hand(args.took.replace(",", " "))) + next_took,
-                  next_pile=tuple(parse_hand(args.next_threw.replace(",", " "))), next_held=next_took)
-    a = advise(tiles, args.indicator, seen=seen, offered=args.offered, scheme=args.scheme, table=table)
+    a = advise(tiles, args.indicator, seen=seen, offered=args.offered, scheme=args.scheme)
     if args.json:
         print(json.dumps(a.to_dict()))
         return 0
