@@ -10,6 +10,9 @@ module, each using only the public names of the others:
   the seven-pairs distance;
 - :mod:`~okey_vision.coach.reading`: the distance by each route and the outs;
 - :mod:`~okey_vision.coach.ranking`: every discard of 15 tiles, best first;
+- :mod:`~okey_vision.coach.strategy`: what a player knows of the table
+  (:class:`Table`) and the decision rules past distance-then-outs
+  (:class:`Rules`: :data:`RULES` kept, :data:`BASIC` off);
 - :mod:`~okey_vision.coach.advice`: the advice (declare, discard, take or
   draw, whether waiting pays), with :class:`Action`;
 - :mod:`~okey_vision.coach.text`: every sentence shown to a player.
