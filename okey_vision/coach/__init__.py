@@ -37,7 +37,8 @@ from okey_vision.memo import Memo
 from okey_vision.tiles import HAND_SIZE as FINISHED  # the old name, kept for callers
 
 __all__ = [
-    "Action", "Advice", "BASIC", "RULES", "Rules", "Table", "DiscardOption", "FINISHED", "Memo", "OKEY_PAIR", "OPPONENT_FINISH_RATE", "Reading", "UNREACHABLE",
+    "Action", "Advice", "BASIC", "DiscardOption", "FINISHED", "Memo", "OKEY_PAIR", "OPPONENT_FINISH_RATE", "RULES",
+    "Reading", "Rules", "Table", "UNREACHABLE",
     "advise", "best_discard", "distance", "holds_indicator_twin", "rank_discards", "reading", "take_offered",
     "wait_pays",
     "Why",
