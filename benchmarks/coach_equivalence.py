@@ -2,7 +2,15 @@
 that the current code makes exactly the recorded ones.
 
     python benchmarks/coach_equivalence.py --record tests/data/coach_reference.json.gz
-    python benchmarks/coach_equivalence.py --check tests/data/coach_reference.json.gz [--limit N]
+    python benchmarks/coach_equivalence.py --check tests/data/coach_reference.json.gz [--quick]
+        [--coach basic|baseline]
+
+Issue 14 changed the coach's decisions on purpose (``okey_vision.coach.RULES``).
+The check proves what did not change: ``--coach basic`` (the default) replays
+the current code with the new rules switched off (``rules=BASIC``:
+distance-then-outs, the same searches); ``--coach baseline`` replays the
+frozen copy of the old coach in ``benchmarks/baseline_coach`` (the strength
+benchmark's yardstick), proving that it is what it claims to be.
 
 The reference was recorded from the code before the coach became a package
 (commit cc23646). Each case is one public call on a seeded hand: full advice
@@ -17,6 +25,7 @@ script runs on the old and the new code.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gzip
 import json
 import os
@@ -26,10 +35,34 @@ import time
 from collections import Counter
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from hands import pairs_hand, random_hand, scarce_hand  # noqa: E402
-from okey_vision.coach import advise, distance, reading  # noqa: E402
+from okey_vision import coach  # noqa: E402
 from okey_vision.game import CoachPolicy, GreedyPolicy, View, play_round  # noqa: E402
+
+# The coach under check (set by --coach): advise, distance, reading and its bot.
+advise = coach.advise
+distance = coach.distance
+reading = coach.reading
+Bot = CoachPolicy
+
+
+def use_coach(which: str) -> None:
+    """Check ``which`` coach: the current code with the new rules off ("basic"), or the frozen "baseline"."""
+    global advise, distance, reading, Bot
+    if which == "baseline":
+        import baseline_coach
+        advise, distance, reading = baseline_coach.advise, baseline_coach.distance, baseline_coach.reading
+        Bot = baseline_coach.BaselineCoachPolicy
+    else:
+        def advise(*args, **kwargs):
+            return coach.advise(*args, rules=coach.BASIC, **kwargs)
+        distance, reading = coach.distance, coach.reading
+
+        def Bot(**kwargs):  # noqa: N802 - stands for a class
+            # The old bot declared at once (the old advice's wait was never played).
+            return CoachPolicy(rules=dataclasses.replace(coach.BASIC, wait=False), **kwargs)
 from okey_vision.tiles import TILES, okey_of  # noqa: E402
 
 # How strength-benchmark rounds are seeded (benchmarks/coach_strength.py).
@@ -112,7 +145,7 @@ def _advise14(hand, ind, seen, off):
         r = reading(hand, ind, seen + [off])
         d["reading"] = [r.distance, r.melds_distance, r.pairs_distance, r.outs, _names(r.out_tiles), r.route]
         view = View(0, tuple(hand), ind, tuple(seen) + (off,), off, 40, 4)
-        d["bot_take"] = CoachPolicy().take(view, random.Random(0))
+        d["bot_take"] = Bot().take(view, random.Random(0))
         return d
     return run
 
@@ -121,8 +154,8 @@ def _rounds(names, seeds):
     def run():
         out = []
         for i in seeds:
-            pols = [CoachPolicy(with_outs=False) if n == "fastcoach" else
-                    CoachPolicy() if n == "coach" else GreedyPolicy() for n in names]
+            pols = [Bot(with_outs=False) if n == "fastcoach" else
+                    Bot() if n == "coach" else GreedyPolicy() for n in names]
             moves: list[str] = []
 
             def watch(state):
@@ -141,7 +174,10 @@ def main() -> int:
     ap.add_argument("--record", metavar="FILE")
     ap.add_argument("--check", metavar="FILE")
     ap.add_argument("--quick", action="store_true", help="a quarter of the cases")
+    ap.add_argument("--coach", choices=("basic", "baseline"), default="basic",
+                    help="the current code with rules=BASIC (default), or the frozen baseline copy")
     args = ap.parse_args()
+    use_coach(args.coach)
     if bool(args.record) == bool(args.check):
         ap.error("give one of --record or --check")
     if args.record:
@@ -175,6 +211,7 @@ def main() -> int:
             continue
         bad += 1
         print(f"DIFFERS: {name}")
+    print(f"coach: {args.coach}")
     print(f"{checked} cases checked in {time.process_time() - t0:.0f} s CPU: {checked - bad - fixed - waits} "
           f"identical, {fixed} take-or-draw advice now following the bot's (exact) rule, {waits} wait verdicts "
           f"fixed (brute force agrees), {bad} differ")

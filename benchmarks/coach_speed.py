@@ -47,9 +47,9 @@ def _report(label: str, rows: list[tuple[float, str]]) -> None:
           f"p99 {p99:.1f} ms, max {times[-1]:.1f} ms (worst: {worst[1]})", flush=True)
 
 
-def _timed(hand, ind, seen=(), offered=None, memo=None) -> float:
+def _timed(hand, ind, seen=(), offered=None, memo=None, table=None) -> float:
     t0 = time.process_time()
-    advise(hand, ind, seen, offered=offered, memo=memo)
+    advise(hand, ind, seen, offered=offered, memo=memo, table=table)
     return (time.process_time() - t0) * 1000
 
 
@@ -93,14 +93,22 @@ def hand_sets(n: int, seed: int) -> None:
 
 
 class _Timed(CoachPolicy):
-    """The coach bot, timing the full advice on each of its 15-tile hands with its own memo."""
+    """The coach bot, timing the full advice (with what it knows of the table)
+    on each of its 15-tile hands and on each offered tile, with its own memo."""
 
     def __init__(self, rows: list) -> None:
         super().__init__()
         self.rows = rows
 
+    def take(self, view, rng):
+        if view.offered is not None:
+            self.rows.append((_timed(view.hand, view.indicator, view.seen_without(view.offered), view.offered,
+                                     self.memo, view.table()),
+                              f"{format_hand(view.hand)} / {view.indicator.name} offered {view.offered.name}"))
+        return super().take(view, rng)
+
     def move(self, view, rng):
-        self.rows.append((_timed(view.hand, view.indicator, view.seen, memo=self.memo),
+        self.rows.append((_timed(view.hand, view.indicator, view.seen, memo=self.memo, table=view.table()),
                           f"{format_hand(view.hand)} / {view.indicator.name}"))
         return super().move(view, rng)
 
@@ -112,7 +120,8 @@ def game_hands(rounds: int, seed: int) -> None:
     for i in range(rounds):
         play_round([coach, GreedyPolicy(), GreedyPolicy(), GreedyPolicy()], random.Random(seed * 1000 + i),
                    starter=i % 4)
-    _report(f"full advice on the coach's turns of {rounds} simulated rounds (the bot's memo)", rows)
+    _report(f"full advice on the coach's turns of {rounds} simulated rounds (take or draw, and discard; "
+            f"the bot's memo and table)", rows)
 
 
 def _rss_mb() -> float:

@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from okey_vision.coach import advise
+from okey_vision.coach import RULES, Action, Rules, Table, advise
 from okey_vision.errors import OkeyError
 from okey_vision.memo import Memo
 from okey_vision.scoring import COUNTDOWN, PENALTY, START, FinishKind, check_scheme, game_over, leader, round_deltas
@@ -45,6 +45,8 @@ class View:
     stock_left: int
     players: int
     scheme: str = COUNTDOWN
+    piles: tuple[tuple[Tile, ...], ...] = ()   # each player's discards, oldest first
+    held: tuple[tuple[Tile, ...], ...] = ()    # per player: tiles taken from a pile and not thrown since
 
     @property
     def okey(self) -> Tile:
@@ -57,6 +59,15 @@ class View:
         if tile is not None and tile in rest:
             rest.remove(tile)
         return rest
+
+    def table(self) -> Table:
+        """What this player knows beyond the discards, as the coach takes it."""
+        others = [q for q in range(len(self.held)) if q != self.me]
+        nxt = (self.me + 1) % self.players
+        return Table(players=self.players, stock_left=self.stock_left,
+                     held=tuple(t for q in others for t in self.held[q]),
+                     next_pile=self.piles[nxt] if self.piles else (),
+                     next_held=self.held[nxt] if self.held else ())
 
 
 @dataclass(frozen=True)
@@ -143,31 +154,36 @@ class GreedyPolicy(Policy):
 
 
 class CoachPolicy(Policy):
-    """Plays the coach's advice (:func:`okey_vision.coach.advise`): takes the
-    offered tile when the advice does, declares when finished (at once: the
-    bot never waits for a richer finish), else discards the tile ranked
-    first (lowest distance, then most outs, then most tiles kept in melds;
-    ``with_outs=False`` skips the outs for speed, and plays weaker)."""
+    """Plays the coach's advice (:func:`okey_vision.coach.advise`), the very
+    advice the app and the command line give, with what a player at the
+    table knows (:meth:`View.table`): takes the offered tile when the advice
+    does, declares when the advice does (it waits for an okey-discard finish
+    only under ``rules.wait``), else discards the tile ranked first.
+    ``with_outs=False`` skips the outs for speed (and plays weaker);
+    ``rules`` picks the decision rules (the bot before issue 14: ``BASIC``
+    with ``wait=False``)."""
 
     name = "coach"
 
-    def __init__(self, with_outs: bool = True, memo: Memo | None = None) -> None:
+    def __init__(self, with_outs: bool = True, memo: Memo | None = None, rules: Rules = RULES) -> None:
         super().__init__(memo)
         self.with_outs = with_outs
+        self.rules = rules
 
     def take(self, view: View, rng: random.Random) -> bool:
-        """Take the offered tile when the advice says so (it finishes or shortens the hand)."""
+        """Take the offered tile when the advice says so."""
         if view.offered is None:
             return False
         advice = advise(view.hand, view.indicator, view.seen_without(view.offered), offered=view.offered,
-                        scheme=view.scheme, with_outs=False, memo=self.memo)
+                        scheme=view.scheme, with_outs=self.with_outs and self.rules.take_outs, memo=self.memo,
+                        table=view.table(), rules=self.rules)
         return bool(advice.take)
 
     def move(self, view: View, rng: random.Random) -> Move:
-        """Declare if finished, else the coach's first-ranked discard."""
+        """Declare when the advice does, else its first-ranked discard (a waiting hand keeps its finished 14)."""
         advice = advise(view.hand, view.indicator, view.seen, scheme=view.scheme, with_outs=self.with_outs,
-                        memo=self.memo, only_best=True)
-        if advice.declare is not None and advice.declare.discard is not None:
+                        memo=self.memo, only_best=True, table=view.table(), rules=self.rules)
+        if advice.action is Action.DECLARE and advice.declare is not None and advice.declare.discard is not None:
             return Move(advice.declare.discard, True)
         assert advice.best is not None
         return Move(advice.best.tile)
@@ -218,6 +234,7 @@ def play_round(policies: Sequence[Policy], rng: random.Random, starter: int = 0,
     n = len(policies)
     hands, indicator, stock = deal(rng, n, starter)
     piles: list[list[Tile]] = [[] for _ in range(n)]
+    held: list[list[Tile]] = [[] for _ in range(n)]  # taken from a pile, not thrown since: public knowledge
     twins = tuple(p for p in range(n) if indicator in hands[p])
     turns = [0] * n
     p = starter
@@ -230,14 +247,15 @@ def play_round(policies: Sequence[Policy], rng: random.Random, starter: int = 0,
                 delta = round_deltas(n, None, 0, twins, scheme)
                 return RoundResult(None, None, False, 0, sum(turns), twins, delta)
             view = View(p, tuple(hands[p]), indicator, tuple(t for pile in piles for t in pile),
-                        offered, len(stock), n, scheme)
+                        offered, len(stock), n, scheme, _public(piles), _public(held))
             if offered is not None and policies[p].take(view, rng):
                 hands[p].append(piles[(p - 1) % n].pop())
+                held[p].append(hands[p][-1])
             else:
                 hands[p].append(stock.pop())
         first = False
         view = View(p, tuple(hands[p]), indicator, tuple(t for pile in piles for t in pile),
-                    None, len(stock), n, scheme)
+                    None, len(stock), n, scheme, _public(piles), _public(held))
         move = policies[p].move(view, rng)
         turns[p] += 1
         if move.discard not in hands[p]:
@@ -250,11 +268,14 @@ def play_round(policies: Sequence[Policy], rng: random.Random, starter: int = 0,
                                 f"{' '.join(t.name for t in hands[p])} throwing {move.discard.name}")
         hands[p].remove(move.discard)
         piles[p].append(move.discard)
+        if move.discard in held[p]:
+            held[p].remove(move.discard)  # to a watcher, the copy taken may be the one thrown
         if check:
             table = Counter(t for h in hands for t in h) + Counter(stock) + \
                 Counter(t for pile in piles for t in pile) + Counter([indicator])
             assert table == full, "tiles are not conserved"
             assert all(len(h) == HAND_SIZE for h in hands), "a hand does not hold 14 tiles"
+            assert all(not Counter(k) - Counter(h) for k, h in zip(held, hands)), "a known-held tile is not held"
         if on_turn is not None:
             on_turn({"player": p, "hands": [list(h) for h in hands], "stock": list(stock),
                      "piles": [list(x) for x in piles], "indicator": indicator, "move": move})
@@ -264,6 +285,10 @@ def play_round(policies: Sequence[Policy], rng: random.Random, starter: int = 0,
             return RoundResult(p, finish.kind, finish.okey_discard, points, turns[p], twins, delta)
         offered = move.discard
         p = (p + 1) % n
+
+
+def _public(rows: list[list[Tile]]) -> tuple[tuple[Tile, ...], ...]:
+    return tuple(tuple(r) for r in rows)
 
 
 def _legal_finish(hand: Sequence[Tile], indicator: Tile, discard: Tile, scheme: str) -> Finish | None:

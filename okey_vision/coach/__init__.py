@@ -10,6 +10,9 @@ module, each using only the public names of the others:
   the seven-pairs distance;
 - :mod:`~okey_vision.coach.reading`: the distance by each route and the outs;
 - :mod:`~okey_vision.coach.ranking`: every discard of 15 tiles, best first;
+- :mod:`~okey_vision.coach.strategy`: what a player knows of the table
+  (:class:`Table`) and the decision rules past distance-then-outs
+  (:class:`Rules`: :data:`RULES` kept, :data:`BASIC` off);
 - :mod:`~okey_vision.coach.advice`: the advice (declare, discard, take or
   draw, whether waiting pays), with :class:`Action`;
 - :mod:`~okey_vision.coach.text`: every sentence shown to a player.
@@ -28,12 +31,14 @@ from okey_vision.coach.advice import OPPONENT_FINISH_RATE, Action, Advice, Why, 
 from okey_vision.coach.pool import OKEY_PAIR
 from okey_vision.coach.ranking import DiscardOption, best_discard, rank_discards
 from okey_vision.coach.reading import Reading, distance, reading
+from okey_vision.coach.strategy import BASIC, RULES, Rules, Table
 from okey_vision.coach.templates import UNREACHABLE
 from okey_vision.memo import Memo
 from okey_vision.tiles import HAND_SIZE as FINISHED  # the old name, kept for callers
 
 __all__ = [
-    "Action", "Advice", "DiscardOption", "FINISHED", "Memo", "OKEY_PAIR", "OPPONENT_FINISH_RATE", "Reading", "UNREACHABLE",
+    "Action", "Advice", "BASIC", "DiscardOption", "FINISHED", "Memo", "OKEY_PAIR", "OPPONENT_FINISH_RATE", "RULES",
+    "Reading", "Rules", "Table", "UNREACHABLE",
     "advise", "best_discard", "distance", "holds_indicator_twin", "rank_discards", "reading", "take_offered",
     "wait_pays",
     "Why",

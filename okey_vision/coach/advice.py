@@ -17,6 +17,7 @@ from okey_vision.coach import text
 from okey_vision.coach.pool import Pool
 from okey_vision.coach.ranking import DiscardOption, discard_options, rank_key
 from okey_vision.coach.reading import Reading, checked, distance_after_discard, read, without
+from okey_vision.coach.strategy import BASIC, RULES, Rules, Table, danger, outs_worth_taking, unseen
 from okey_vision.coach.templates import TemplateSearch
 from okey_vision.errors import HandSizeError
 from okey_vision.memo import Memo, owned
@@ -77,6 +78,7 @@ class Advice:
     out_tiles: tuple[Tile, ...] = ()
     indicator_twin: bool = False
     scheme: str = COUNTDOWN
+    notes: tuple[Why, ...] = ()       # more reasons in player words (the tiles waited for, ...)
 
     @property
     def okey(self) -> Tile:
@@ -86,11 +88,11 @@ class Advice:
     @property
     def reason(self) -> str:
         """Why, in English."""
-        return self.why.said()
+        return self.explain()
 
     def explain(self, lang: str = "en") -> str:
-        """Why, in ``lang`` ("en" or "tr")."""
-        return self.why.said(lang)
+        """Why, in ``lang`` ("en" or "tr"): the reason, then the notes."""
+        return "".join([self.why.said(lang)] + [n.said(lang) for n in self.notes])
 
     @property
     def best(self) -> DiscardOption | None:
@@ -170,7 +172,8 @@ def wait_pays(finishes: Sequence[Finish], tiles: Sequence[Tile], indicator: Tile
 
 def advise(hand: Iterable[Tile | str] | str, indicator: Tile | str, seen: Iterable[Tile | str] | str = (),
            offered: Tile | str | None = None, scheme: str = COUNTDOWN, with_outs: bool = True,
-           memo: Memo | None = None, only_best: bool = False) -> Advice:
+           memo: Memo | None = None, only_best: bool = False, table: Table | None = None,
+           rules: Rules = RULES) -> Advice:
     """Advice for a hand: 15 tiles -> declare or which discard (ranked);
     14 tiles with ``offered`` (the previous player's discard) -> take it or
     draw from the stock; 14 without -> draw, with the distance and outs.
@@ -178,7 +181,10 @@ def advise(hand: Iterable[Tile | str] | str, indicator: Tile | str, seen: Iterab
     ``with_outs=False`` skips the outs (faster; ranks by distance and
     tie-breaks). ``only_best`` (a bot's move) ranks only the first discard,
     skipping those surely farther from winning. ``memo``: the caches of the
-    game or app session (a fresh one per call without it)."""
+    game or app session (a fresh one per call without it). ``table``: what
+    the player saw beyond the discards (the stock left, tiles opponents
+    took); ``rules``: the decision rules (:data:`~okey_vision.coach.strategy.RULES`,
+    or ``BASIC`` for distance-then-outs alone)."""
     tiles, ind, gone = checked(hand, indicator, seen)
     check_scheme(scheme)
     off = None
@@ -187,22 +193,57 @@ def advise(hand: Iterable[Tile | str] | str, indicator: Tile | str, seen: Iterab
         check_counts(tiles + [off], ind, gone)
     memo = owned(memo)
     twin = ind in tiles
+    table = table if table is not None else Table()
+    known = gone
+    if rules.held_gone and table.held:
+        # A copy an opponent took from a pile (and still holds) cannot be drawn.
+        known = gone + list(table.held)
+        check_counts(tiles + ([off] if off else []), ind, known)
     if len(tiles) == MAX_HAND and off is None:
-        return _advise_discard(tiles, ind, gone, scheme, twin, with_outs, memo, only_best)
+        return _advise_discard(tiles, ind, gone, known, scheme, twin, with_outs, memo, only_best, table, rules)
     if len(tiles) == HAND_SIZE:
-        return _advise_draw(tiles, ind, gone, off, scheme, twin, with_outs, memo)
+        return _advise_draw(tiles, ind, gone, known, off, scheme, twin, with_outs, memo, rules)
     need = (f"{HAND_SIZE} tiles and the offered discard, or {MAX_HAND} tiles" if off is None
             else f"{HAND_SIZE} tiles with an offered discard")
     raise HandSizeError(f"advice needs {need}; got {len(tiles)} tiles: {format_hand(tiles)[:80]!r}")
 
 
-def _advise_discard(tiles: list[Tile], ind: Tile, gone: list[Tile], scheme: str, twin: bool,
-                    with_outs: bool, memo: Memo, only_best: bool) -> Advice:
+def _waits_for(out_tiles: Sequence[Tile], outs: int) -> tuple[Why, ...]:
+    """The note naming the tiles a hand waits for (none when there are none)."""
+    return (Why("waits_for", (tuple(out_tiles), outs)),) if out_tiles else ()
+
+
+def keep_back(options: Sequence[DiscardOption], tiles: Sequence[Tile], seen: Sequence[Tile], table: Table,
+              rules: Rules) -> tuple[DiscardOption, float, float] | None:
+    """The discard-safety rule: among discards as close to winning as the
+    best and giving up at most ``rules.safety_slack`` outs, the one the next
+    player least likely collects, when it is clearly safer than the best:
+    (that discard, its danger, the best's danger), or None."""
+    best = options[0]
+    mine = list(tiles) + list(seen)
+    risk = danger(best.tile, table, mine, rules.safety_generic)
+    if risk <= 0:
+        return None
+    pick, low = best, risk
+    for o in options[1:]:
+        if o.distance != best.distance or o.outs < best.outs - rules.safety_slack:
+            continue
+        d = danger(o.tile, table, mine, rules.safety_generic)
+        if d < low:
+            pick, low = o, d
+    if pick is best or low > rules.safety_ratio * risk:
+        return None
+    return pick, low, risk
+
+
+def _advise_discard(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[Tile], scheme: str, twin: bool,
+                    with_outs: bool, memo: Memo, only_best: bool, table: Table, rules: Rules) -> Advice:
     decl = declare(tiles, ind, scheme, memo=memo)
     okey = okey_of(ind)
-    found = discard_options(tiles, ind, gone, memo, with_outs, only_best=only_best and with_outs)
+    found = discard_options(tiles, ind, known, memo, with_outs, only_best=only_best and with_outs)
     options = sorted(found, key=lambda o: rank_key(o, okey))
-    if only_best:
+    safety = rules.safety and table.stock_left is not None and not decl.can_declare and len(options) > 1
+    if only_best and not safety:
         options = options[:1]
     common = dict(hand=tuple(tiles), indicator=ind, seen=tuple(gone), indicator_twin=twin, scheme=scheme)
     if decl.can_declare:
@@ -210,14 +251,27 @@ def _advise_discard(tiles: list[Tile], ind: Tile, gone: list[Tile], scheme: str,
         assert finish is not None
         # The finish's own discard leads: thrown to declare, or (waiting) to keep the finished 14.
         options = [o for o in options if o.tile == finish.discard] + [o for o in options if o.tile != finish.discard]
-        wait, why = wait_pays(decl.finishes, tiles, ind, gone, scheme, memo)
+        wait, why = wait_pays(decl.finishes, tiles, ind, known, scheme, memo) if rules.wait else (False, None)
+        if wait and table.stock_left is not None and table.stock_left < 2 * table.players:
+            wait, why = False, None  # the stock runs out before the okey could come: a stall scores nothing
         action, reason = (Action.DISCARD, why) if wait else (Action.DECLARE, Why("declare_reason", (finish, scheme)))
         return Advice(action=action, why=reason, distance=0, discards=tuple(options), can_declare=True,
                       declare=finish, wait=wait, **common)
+    notes: tuple[Why, ...] = ()
+    if safety:
+        kept = keep_back(options, tiles, known, table, rules)
+        if kept is not None:
+            pick, low, risk = kept
+            notes = (Why("keep_back", (options[0].tile, pick.tile)),)
+            options = [pick] + [o for o in options if o is not pick]
+        if only_best:
+            options = options[:1]
     best = options[0]
-    ties = [o for o in options[1:] if (o.distance, o.outs) == (best.distance, best.outs)]
+    # Tied discards are named when the tie-break chose (not the safety rule, which says why itself).
+    ties = [o for o in options[1:] if (o.distance, o.outs) == (best.distance, best.outs)] if not notes else []
+    notes = notes + _waits_for(best.out_tiles, best.outs) if rules != BASIC else notes
     return Advice(action=Action.DISCARD, why=Why("discard_reason", (best, tuple(ties))), distance=best.distance,
-                  discards=tuple(options), **common)
+                  discards=tuple(options), notes=notes, **common)
 
 
 def take_offered(tiles: Sequence[Tile], ind: Tile, gone: Sequence[Tile], offered: Tile, now: Reading,
@@ -236,13 +290,32 @@ def take_offered(tiles: Sequence[Tile], ind: Tile, gone: Sequence[Tile], offered
     return distance_after_discard(taken, ind, gone, TemplateSearch(memo)) < now.distance, False
 
 
-def _advise_draw(tiles: list[Tile], ind: Tile, gone: list[Tile], off: Tile | None, scheme: str,
-                 twin: bool, with_outs: bool, memo: Memo) -> Advice:
-    now = read(Pool.of(tiles, ind, gone + ([off] if off else [])), TemplateSearch(memo), with_outs=with_outs)
+def _advise_draw(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[Tile], off: Tile | None,
+                 scheme: str, twin: bool, with_outs: bool, memo: Memo, rules: Rules) -> Advice:
+    now = read(Pool.of(tiles, ind, known + ([off] if off else [])), TemplateSearch(memo), with_outs=with_outs)
     common = dict(hand=tuple(tiles), indicator=ind, seen=tuple(gone), distance=now.distance, outs=now.outs,
                   out_tiles=now.out_tiles, indicator_twin=twin, scheme=scheme)
+    waits = _waits_for(now.out_tiles, now.outs) if rules != BASIC else ()
     if off is None:
-        return Advice(action=Action.DRAW, why=Why("draw_reason", (now,)), **common)
-    take, finishes = take_offered(tiles, ind, gone, off, now, scheme, memo)
-    why = Why("take_reason", (off, now, finishes)) if take else Why("leave_reason", (off, now))
-    return Advice(action=Action.TAKE if take else Action.DRAW, why=why, offered=off, take=take, **common)
+        return Advice(action=Action.DRAW, why=Why("draw_reason", (now,)), notes=waits, **common)
+    take, finishes = take_offered(tiles, ind, known, off, now, scheme, memo)
+    if take:
+        why = Why("take_reason", (off, now, finishes))
+    else:
+        why = Why("leave_reason", (off, now))
+        if rules.take_outs and with_outs and 0 < now.distance:
+            # Same distance after taking: take when its outs shorten the
+            # expected wait for the next step by more than the draw given up.
+            hidden = unseen(len(tiles), len(known) + 1)
+            # No 15 can wait for more tiles than are hidden: when even that would not pay, skip the search.
+            if outs_worth_taking(now.outs, hidden, hidden, rules.take_margin):
+                after = min(discard_options(tiles + [off], ind, known, memo, True, only_best=True),
+                            key=lambda o: rank_key(o, okey_of(ind)))
+            else:
+                after = None
+            if after is not None and after.distance == now.distance and \
+                    outs_worth_taking(now.outs, after.outs, hidden, rules.take_margin):
+                take = True
+                why = Why("take_outs_reason", (off, after.tile, now, after))
+    return Advice(action=Action.TAKE if take else Action.DRAW, why=why, offered=off, take=take,
+                  notes=() if take else waits, **common)

@@ -67,6 +67,17 @@ SENTENCES: dict[str, tuple[str, str]] = {
                      "({distance} exchange(s), {outs} outs), and the stock hides your plan",
                      "yerden çek: {tile} eli kısaltmaz (bitmeye {distance} değişim, "
                      "{outs} taş işine yarar) ve yerden çekmek planını gizler"),
+    "take_outs_reason": ("take {tile}: the hand stays {distance} exchange(s) from finished, but after "
+                         "throwing {throw} it waits for {after} tiles instead of {outs} - more than the one "
+                         "draw you give up",
+                         "{tile} al: bitmeye yine {distance} değişim kalır, ama {throw} atınca {outs} yerine "
+                         "{after} taş işine yarar - vazgeçtiğin tek çekişten fazlası"),
+    "waits_for": ("; you wait for {tiles} ({outs} left to come)",
+                  "; beklediğin taşlar: {tiles} (gelebilecek {outs} taş)"),
+    "keep_back": ("; {kept} is as good but the next player likely collects it (it fits the tiles they "
+                  "took and kept), so keep {kept} back",
+                  "; {kept} de aynı derecede iyi, ama sonraki oyuncu büyük olasılıkla onu topluyor (aldığı "
+                  "taşlara uyuyor), bu yüzden {kept} taşını elde tut"),
     # what screens show
     "unreachable": ("no finish is possible with the tiles left", "kalan taşlarla bitirmek mümkün değil"),
     "finished": ("finished (distance 0)", "bitti (mesafe 0)"),
@@ -174,6 +185,22 @@ def take_reason(offered: Tile, now: Reading, finishes: bool, lang: str = "en") -
     if finishes:
         return say("take_finishes", lang, tile=offered.name)
     return say("take_reason", lang, tile=offered.name, closer=now.distance - 1, outs=now.outs)
+
+
+def take_outs_reason(offered: Tile, throw: Tile, now: Reading, after: DiscardOption, lang: str = "en") -> str:
+    """Why to take a tile that keeps the distance: it adds outs."""
+    return say("take_outs_reason", lang, tile=offered.name, distance=now.distance, throw=throw.name,
+               after=after.outs, outs=now.outs)
+
+
+def waits_for(tiles: Sequence[Tile], outs: int, lang: str = "en") -> str:
+    """Which tiles the hand waits for (a note after the reason)."""
+    return say("waits_for", lang, tiles=_names(tiles), outs=outs)
+
+
+def keep_back(kept: Tile, thrown: Tile, lang: str = "en") -> str:
+    """Why a tile is kept back from the next player (a note after the reason)."""
+    return say("keep_back", lang, kept=kept.name, thrown=thrown.name)
 
 
 def leave_reason(offered: Tile, now: Reading, lang: str = "en") -> str:

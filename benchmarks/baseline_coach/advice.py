@@ -1,0 +1,248 @@
+"""Advice: declare, which tile to discard, or take the offered tile or draw.
+
+>>> a = advise("r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k3 k4 y13", "b2")
+>>> a.action, a.declare.discard, a.discards[0].distance
+(<Action.DECLARE: 'declare'>, Tile('y13'), 0)
+>>> advise("r1 r2 r3 y7 y8 y9 b4 b5 b6 k10 k11 k12 k13 y1", "b9", offered="k9").take
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Iterable, Sequence
+
+from baseline_coach import text
+from baseline_coach.pool import Pool
+from baseline_coach.ranking import DiscardOption, discard_options, rank_key
+from baseline_coach.reading import Reading, checked, distance_after_discard, read, without
+from baseline_coach.templates import TemplateSearch
+from okey_vision.errors import HandSizeError
+from okey_vision.memo import Memo, owned
+from okey_vision.scoring import COUNTDOWN, check_scheme
+from okey_vision.solver import Finish, declare
+from okey_vision.tiles import HAND_SIZE, MAX_HAND, NUM_FACES, SET_SIZE, TILES, Tile, check_counts, format_hand, \
+    okey_of, parse_hand, parse_tile
+
+
+class Action(str, Enum):
+    """What the advice says to do."""
+
+    DISCARD = "discard"
+    DECLARE = "declare"
+    DRAW = "draw"
+    TAKE = "take"
+
+    @property
+    def label(self) -> str:
+        """The action in words, e.g. ``'draw from the stock'``."""
+        return text.action_label(self)
+
+
+@dataclass(frozen=True)
+class Why:
+    """A reason kept as one of :mod:`baseline_coach.text`'s sentences and
+    its arguments, so it can be said in any language."""
+
+    sentence: str
+    args: tuple = ()
+
+    def said(self, lang: str = "en") -> str:
+        """The reason in ``lang`` (English by default)."""
+        return getattr(text, self.sentence)(*self.args, lang=lang)
+
+    def __str__(self) -> str:
+        return self.said()
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What to do with a hand: declare, which tile to discard, or whether to
+    take the offered discard, with the reason in words."""
+
+    hand: tuple[Tile, ...]
+    indicator: Tile
+    seen: tuple[Tile, ...]
+    action: Action
+    why: Why
+    distance: int                     # now (14 tiles) or after the best discard (15)
+    discards: tuple[DiscardOption, ...] = ()   # 15 tiles: best first (the finish's discard when declaring)
+    can_declare: bool = False
+    declare: Finish | None = None
+    wait: bool = False                # finished, but waiting for a richer finish pays
+    offered: Tile | None = None
+    take: bool | None = None
+    outs: int = 0
+    out_tiles: tuple[Tile, ...] = ()
+    indicator_twin: bool = False
+    scheme: str = COUNTDOWN
+
+    @property
+    def okey(self) -> Tile:
+        """The okey face."""
+        return okey_of(self.indicator)
+
+    @property
+    def reason(self) -> str:
+        """Why, in English."""
+        return self.why.said()
+
+    def explain(self, lang: str = "en") -> str:
+        """Why, in ``lang`` ("en" or "tr")."""
+        return self.why.said(lang)
+
+    @property
+    def best(self) -> DiscardOption | None:
+        """The recommended discard (first ranked), if the hand has 15 tiles."""
+        return self.discards[0] if self.discards else None
+
+    def to_dict(self) -> dict:
+        """A JSON-ready summary; ``discards`` is the ranked list."""
+        return {
+            "hand": [t.name for t in self.hand],
+            "indicator": self.indicator.name,
+            "okey": self.okey.name,
+            "action": self.action.value,
+            "reason": self.reason,
+            "distance": self.distance,
+            "can_declare": self.can_declare,
+            "declare": self.declare.to_dict() if self.declare else None,
+            "declare_points": self.declare.points(self.scheme) if self.declare else 0,
+            "wait": self.wait,
+            "discards": [d.to_dict() for d in self.discards],
+            "offered": self.offered.name if self.offered else None,
+            "take": self.take,
+            "outs": self.outs,
+            "out_tiles": [t.name for t in self.out_tiles],
+            "indicator_twin": self.indicator_twin,
+            "scheme": self.scheme,
+        }
+
+
+def holds_indicator_twin(hand: Iterable[Tile | str] | str, indicator: Tile | str) -> bool:
+    """True when the hand holds the indicator's twin (shown at the start for a bonus).
+
+    >>> holds_indicator_twin("r3 k5", "r3"), holds_indicator_twin("r4", "r3")
+    (True, False)
+    """
+    return parse_tile(indicator) in parse_hand(hand)
+
+
+#: Chance per turn that some opponent finishes, estimated from the
+#: simulator's 4-player rounds; used to judge whether waiting pays.
+OPPONENT_FINISH_RATE = 0.08
+
+
+def wait_pays(finishes: Sequence[Finish], tiles: Sequence[Tile], indicator: Tile, seen: Sequence[Tile],
+              scheme: str, memo: Memo | None = None) -> tuple[bool, Why | None]:
+    """Whether a finished hand should wait one turn for a richer finish
+    (throwing an okey to finish doubles the score): waiting pays when the
+    chance to draw a tile that frees the okey, times the doubled points,
+    beats declaring now less the risk that an opponent finishes first;
+    with the reason when it does."""
+    memo = owned(memo)
+    okey = okey_of(indicator)
+    best = max(finishes, key=lambda f: f.points(scheme))
+    if best.okey_discard or okey not in tiles:
+        return False, ""
+    # Keep the finished 14 (throw the best finish's discard) holding the okey;
+    # next turn a drawn tile t finishes with an okey discard when the 14 less
+    # the okey plus t is finished.
+    hold = without(tiles, best.discard) if best.discard is not None else list(tiles)
+    unseen = SET_SIZE - len(tiles) - len(seen) - 1
+    base = without(hold, okey)
+    wins = 0
+    # The okey set aside stays in the hand: it is not a tile left to draw.
+    pool = Pool.of(base, indicator, list(seen) + ([best.discard] if best.discard else []) + [okey])
+    for j in range(NUM_FACES + 1):
+        a = pool.available(TILES[j])
+        if a and declare(base + [TILES[j]], indicator, scheme, memo=memo).can_declare:
+            wins += a
+    p = wins / max(1, unseen)
+    now = best.points(scheme)
+    later = 2 * now
+    q = OPPONENT_FINISH_RATE
+    if p * later + (1 - p) * (1 - q) * now > now:
+        return True, Why("wait_reason", (wins, unseen, later, now))
+    return False, None
+
+
+def advise(hand: Iterable[Tile | str] | str, indicator: Tile | str, seen: Iterable[Tile | str] | str = (),
+           offered: Tile | str | None = None, scheme: str = COUNTDOWN, with_outs: bool = True,
+           memo: Memo | None = None, only_best: bool = False) -> Advice:
+    """Advice for a hand: 15 tiles -> declare or which discard (ranked);
+    14 tiles with ``offered`` (the previous player's discard) -> take it or
+    draw from the stock; 14 without -> draw, with the distance and outs.
+
+    ``with_outs=False`` skips the outs (faster; ranks by distance and
+    tie-breaks). ``only_best`` (a bot's move) ranks only the first discard,
+    skipping those surely farther from winning. ``memo``: the caches of the
+    game or app session (a fresh one per call without it)."""
+    tiles, ind, gone = checked(hand, indicator, seen)
+    check_scheme(scheme)
+    off = None
+    if offered is not None:
+        off = parse_tile(offered)
+        check_counts(tiles + [off], ind, gone)
+    memo = owned(memo)
+    twin = ind in tiles
+    if len(tiles) == MAX_HAND and off is None:
+        return _advise_discard(tiles, ind, gone, scheme, twin, with_outs, memo, only_best)
+    if len(tiles) == HAND_SIZE:
+        return _advise_draw(tiles, ind, gone, off, scheme, twin, with_outs, memo)
+    need = (f"{HAND_SIZE} tiles and the offered discard, or {MAX_HAND} tiles" if off is None
+            else f"{HAND_SIZE} tiles with an offered discard")
+    raise HandSizeError(f"advice needs {need}; got {len(tiles)} tiles: {format_hand(tiles)[:80]!r}")
+
+
+def _advise_discard(tiles: list[Tile], ind: Tile, gone: list[Tile], scheme: str, twin: bool,
+                    with_outs: bool, memo: Memo, only_best: bool) -> Advice:
+    decl = declare(tiles, ind, scheme, memo=memo)
+    okey = okey_of(ind)
+    found = discard_options(tiles, ind, gone, memo, with_outs, only_best=only_best and with_outs)
+    options = sorted(found, key=lambda o: rank_key(o, okey))
+    if only_best:
+        options = options[:1]
+    common = dict(hand=tuple(tiles), indicator=ind, seen=tuple(gone), indicator_twin=twin, scheme=scheme)
+    if decl.can_declare:
+        finish = decl.best
+        assert finish is not None
+        # The finish's own discard leads: thrown to declare, or (waiting) to keep the finished 14.
+        options = [o for o in options if o.tile == finish.discard] + [o for o in options if o.tile != finish.discard]
+        wait, why = wait_pays(decl.finishes, tiles, ind, gone, scheme, memo)
+        action, reason = (Action.DISCARD, why) if wait else (Action.DECLARE, Why("declare_reason", (finish, scheme)))
+        return Advice(action=action, why=reason, distance=0, discards=tuple(options), can_declare=True,
+                      declare=finish, wait=wait, **common)
+    best = options[0]
+    ties = [o for o in options[1:] if (o.distance, o.outs) == (best.distance, best.outs)]
+    return Advice(action=Action.DISCARD, why=Why("discard_reason", (best, tuple(ties))), distance=best.distance,
+                  discards=tuple(options), **common)
+
+
+def take_offered(tiles: Sequence[Tile], ind: Tile, gone: Sequence[Tile], offered: Tile, now: Reading,
+                 scheme: str = COUNTDOWN, memo: Memo | None = None) -> tuple[bool, bool]:
+    """The take-or-draw rule: (take, finishes). Take the offered tile when it
+    finishes the hand, or when the 15 with it lie closer to winning (after
+    their best discard) than ``now``, the 14's reading with the offered tile
+    counted as gone. An out of ``now`` surely does; the rest are searched
+    (the offered copy may be the last one, which no out counts)."""
+    memo = owned(memo)
+    taken = list(tiles) + [offered]
+    if declare(taken, ind, scheme, memo=memo).can_declare:
+        return True, True
+    if offered in now.out_tiles:
+        return True, False
+    return distance_after_discard(taken, ind, gone, TemplateSearch(memo)) < now.distance, False
+
+
+def _advise_draw(tiles: list[Tile], ind: Tile, gone: list[Tile], off: Tile | None, scheme: str,
+                 twin: bool, with_outs: bool, memo: Memo) -> Advice:
+    now = read(Pool.of(tiles, ind, gone + ([off] if off else [])), TemplateSearch(memo), with_outs=with_outs)
+    common = dict(hand=tuple(tiles), indicator=ind, seen=tuple(gone), distance=now.distance, outs=now.outs,
+                  out_tiles=now.out_tiles, indicator_twin=twin, scheme=scheme)
+    if off is None:
+        return Advice(action=Action.DRAW, why=Why("draw_reason", (now,)), **common)
+    take, finishes = take_offered(tiles, ind, gone, off, now, scheme, memo)
+    why = Why("take_reason", (off, now, finishes)) if take else Why("leave_reason", (off, now))
+    return Advice(action=Action.TAKE if take else Action.DRAW, why=why, offered=off, take=take, **common)

@@ -1,0 +1,117 @@
+"""What a player knows of the table beyond the discards, and the rules that
+use it: the switches of the coach's decisions past distance-then-outs.
+
+A :class:`Table` holds what a player at the table has seen besides the
+discard piles' tiles: how many tiles the stock has left, which tiles each
+opponent took from a pile and still holds (a take is public), and what the
+next player threw. :class:`Rules` says which of the issue-14 rules the
+advice applies; :data:`RULES` is the set measured stronger on the tuning
+seeds, :data:`BASIC` is distance-then-outs alone (the advice before issue
+14, kept for the equivalence check).
+
+>>> from okey_vision.tiles import parse_tile
+>>> t = Table(players=4, stock_left=30, next_pile=(parse_tile("r5"),), next_held=(parse_tile("k9"),))
+>>> danger(parse_tile("k10"), t, ()) > danger(parse_tile("r5"), t, ())
+True
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Sequence
+
+from okey_vision.tiles import NUM_FACES, SET_SIZE, TILES, Tile
+
+
+@dataclass(frozen=True)
+class Table:
+    """What a player has seen of the table beyond the discard piles' tiles."""
+
+    players: int = 4
+    stock_left: int | None = None          # tiles left in the stock (None: not known)
+    held: tuple[Tile, ...] = ()            # tiles opponents took from a pile and have not thrown since
+    next_pile: tuple[Tile, ...] = ()       # the next player's discards, oldest first
+    next_held: tuple[Tile, ...] = ()       # the tiles of ``held`` that the next player holds
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The coach's decision rules past distance-then-outs (all off: :data:`BASIC`)."""
+
+    held_gone: bool = False      # outs: a copy an opponent is known to hold is not drawable
+    take_outs: bool = False      # take a tile that keeps the distance when it adds enough outs
+    take_margin: float = 1.0     # ... enough: 1/outs after < 1/outs now - margin/unseen
+    safety: bool = False         # keep back a tile the next player likely collects
+    safety_slack: int = 0        # ... giving up at most this many outs (same distance)
+    safety_ratio: float = 0.5    # ... and only when the safer tile's danger is at most this share
+    safety_generic: float = 0.25  # weight of a partner copy merely unseen (1 for one known held)
+    wait: bool = True            # a finished hand waits for an okey-discard finish when waiting pays
+
+
+#: Distance, then outs: the advice before issue 14 (it advised waiting for an
+#: okey-discard finish; the old bot never waited: ``BASIC`` with ``wait=False``).
+BASIC = Rules()
+#: The rules kept: measured stronger on the tuning seeds (README, "Coach
+#: strength"). Waiting measured no gain for the bot (fewer wins, the same
+#: net points), so the advice declares at once, as the bot does.
+RULES = Rules(take_outs=True, wait=False)
+
+
+def danger_weights() -> list[list[tuple[int, float]]]:
+    """Per face: (face, weight) of the tiles that would make a partial meld
+    with it in another player's hand: its colour one step away (1.0) or two
+    (0.5; a 1 also follows 13, never 13-1-2), its number in other colours (0.7)."""
+    table = []
+    for i in range(NUM_FACES):
+        c, n0 = divmod(i, 13)
+        out: list[tuple[int, float]] = [(d * 13 + n0, 0.7) for d in range(4) if d != c]
+        for q in (n0 + 1, 14) if n0 == 0 else (n0 + 1,):
+            for m, weight in ((q - 1, 1.0), (q + 1, 1.0), (q - 2, 0.5), (q + 2, 0.5)):
+                if 1 <= m <= 14:
+                    out.append((c * 13 + (m - 1) % 13, weight))
+        table.append(out)
+    return table
+
+
+_WEIGHTS = danger_weights()
+
+
+def danger(tile: Tile, table: Table, mine: Sequence[Tile], generic: float = 0.25) -> float:
+    """How likely the next player wants ``tile`` (relative, higher is worse):
+    the copies of its meld partners that could be in their hand (not in
+    ``mine``, the tiles I hold and every tile seen; ``generic`` each), far
+    more for the partners they are known to hold (took from a pile, 1 each),
+    less when they threw the same face or a close one (a collector of a run
+    or set keeps those)."""
+    if tile.is_false_joker:
+        return 0.0
+    gone = Counter(mine)
+    held = Counter(table.next_held)
+    thrown = Counter(table.next_pile)
+    score = 0.0
+    for j, weight in _WEIGHTS[tile.index]:
+        face = TILES[j]
+        free = max(0, 2 - gone[face])
+        score += weight * (free * generic + held[face])
+    if thrown[tile]:
+        score *= 0.3
+    elif any(thrown[TILES[j]] for j, weight in _WEIGHTS[tile.index] if weight == 1.0):
+        score *= 0.7
+    return score
+
+
+def unseen(hand_size: int, seen: int) -> int:
+    """Tiles a player has not seen: the set less their hand, the seen tiles and the indicator."""
+    return max(1, SET_SIZE - hand_size - seen - 1)
+
+
+def outs_worth_taking(now_outs: int, after_outs: int, hidden: int, margin: float) -> bool:
+    """Whether taking a tile that keeps the distance pays by its outs: the
+    expected draws to the next step, ``hidden / outs``, must fall by more
+    than the ``margin`` draws (one: the draw given up) that drawing would spend."""
+    if after_outs <= 0:
+        return False
+    if now_outs <= 0:
+        return True
+    return hidden / after_outs < hidden / now_outs - margin
