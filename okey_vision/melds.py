@@ -18,13 +18,43 @@ okey_vision.errors.InvalidMeldError: 'b13 b1 b2' is no valid run or set (indicat
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from typing import Sequence
 
 from okey_vision.errors import InvalidMeldError
-from okey_vision.tiles import COLORS, TILES, Tile, format_hand, okey_of, parse_hand, parse_tile
+from okey_vision.tiles import COLORS, NUM_FACES, TILES, Tile, format_hand, okey_of, parse_hand, parse_tile
 
 #: Meld kinds.
 RUN, SET, PAIR = "run", "set", "pair"
+
+
+
+class Partner(Enum):
+    """How another face would join a face into a partial meld."""
+
+    SET = "set"     # the same number in another colour
+    NEXT = "next"   # the same colour, one step away
+    GAP = "gap"     # the same colour, two steps away
+
+
+def meld_partners(i: int) -> tuple[tuple[int, Partner], ...]:
+    """The faces (by index) that would make face ``i`` part of a partial
+    meld, and how: a 1 also follows 13 (12-13-1) but 13-1-2 never counts.
+
+    >>> [(TILES[j].name, k.value) for j, k in meld_partners(TILES.index(parse_tile("r13")))]
+    [('y13', 'set'), ('b13', 'set'), ('k13', 'set'), ('r12', 'next'), ('r1', 'next'), ('r11', 'gap')]
+    """
+    c, n0 = divmod(i, 13)
+    out = [(d * 13 + n0, Partner.SET) for d in range(len(COLORS)) if d != c]
+    for q in (n0 + 1, 14) if n0 == 0 else (n0 + 1,):  # 14: the 1 after 13
+        for m, kind in ((q - 1, Partner.NEXT), (q + 1, Partner.NEXT), (q - 2, Partner.GAP), (q + 2, Partner.GAP)):
+            if 1 <= m <= 14:
+                out.append((c * 13 + (m - 1) % 13, kind))
+    return tuple(out)
+
+
+#: :func:`meld_partners` of every face, by face index.
+PARTNERS = tuple(meld_partners(i) for i in range(NUM_FACES))
 
 
 @dataclass(frozen=True)

@@ -18,9 +18,10 @@ from okey_vision.coach.pool import Pool
 from okey_vision.coach.reading import checked, read, without
 from okey_vision.coach.templates import SHIFT, UNREACHABLE, TemplateSearch
 from okey_vision.errors import HandSizeError
+from okey_vision.melds import PARTNERS, Partner
 from okey_vision.memo import Memo, owned
 from okey_vision.solver import arrange, tiles_in_melds
-from okey_vision.tiles import HAND_SIZE, MAX_HAND, NUM_FACES, Tile, format_hand, okey_of
+from okey_vision.tiles import HAND_SIZE, MAX_HAND, Tile, format_hand, okey_of
 
 
 @dataclass(frozen=True)
@@ -42,21 +43,9 @@ class DiscardOption:
                 "out_tiles": [t.name for t in self.out_tiles], "route": self.route}
 
 
-def _neighbours(i: int) -> list[tuple[int, int]]:
-    """(face, weight) of the faces that would make face ``i`` part of a
-    partial meld: its colour one step away (2) or two (1), where a 1 also
-    follows 13 (12-13-1) but 13-1-2 never counts, and its number in the
-    other colours (1)."""
-    c, n0 = divmod(i, 13)
-    out = [(d * 13 + n0, 1) for d in range(4) if d != c]
-    for q in (n0 + 1, 14) if n0 == 0 else (n0 + 1,):  # 14: the 1 after 13
-        for m, weight in ((q - 1, 2), (q + 1, 2), (q - 2, 1), (q + 2, 1)):
-            if 1 <= m <= 14:
-                out.append((c * 13 + (m - 1) % 13, weight))
-    return out
-
-
-_NEIGHBOURS = [_neighbours(i) for i in range(NUM_FACES)]
+#: Weight of each meld partner in a left-over tile's connectivity.
+_PARTNER_WEIGHT = {Partner.SET: 1, Partner.NEXT: 2, Partner.GAP: 1}
+_NEIGHBOURS = [[(j, _PARTNER_WEIGHT[kind]) for j, kind in partners] for partners in PARTNERS]
 
 
 def _potential(rest: Sequence[Tile], indicator: Tile, pool: Pool, memo: Memo) -> int:

@@ -21,7 +21,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
-from okey_vision.tiles import NUM_FACES, SET_SIZE, TILES, Tile
+from okey_vision.melds import PARTNERS, Partner
+from okey_vision.tiles import SET_SIZE, TILES, Tile
 
 
 @dataclass(frozen=True)
@@ -58,20 +59,15 @@ BASIC = Rules()
 RULES = Rules(take_outs=True, wait=False)
 
 
+#: How much each meld partner of a tile makes the next player want it.
+_PARTNER_WEIGHT = {Partner.SET: 0.7, Partner.NEXT: 1.0, Partner.GAP: 0.5}
+
+
 def danger_weights() -> list[list[tuple[int, float]]]:
     """Per face: (face, weight) of the tiles that would make a partial meld
-    with it in another player's hand: its colour one step away (1.0) or two
-    (0.5; a 1 also follows 13, never 13-1-2), its number in other colours (0.7)."""
-    table = []
-    for i in range(NUM_FACES):
-        c, n0 = divmod(i, 13)
-        out: list[tuple[int, float]] = [(d * 13 + n0, 0.7) for d in range(4) if d != c]
-        for q in (n0 + 1, 14) if n0 == 0 else (n0 + 1,):
-            for m, weight in ((q - 1, 1.0), (q + 1, 1.0), (q - 2, 0.5), (q + 2, 0.5)):
-                if 1 <= m <= 14:
-                    out.append((c * 13 + (m - 1) % 13, weight))
-        table.append(out)
-    return table
+    with it in another player's hand (:data:`okey_vision.melds.PARTNERS`):
+    its colour one step away (1.0) or two (0.5), its number in other colours (0.7)."""
+    return [[(j, _PARTNER_WEIGHT[kind]) for j, kind in partners] for partners in PARTNERS]
 
 
 _WEIGHTS = danger_weights()
@@ -96,7 +92,7 @@ def danger(tile: Tile, table: Table, mine: Sequence[Tile], generic: float = 0.25
         score += weight * (free * generic + held[face])
     if thrown[tile]:
         score *= 0.3
-    elif any(thrown[TILES[j]] for j, weight in _WEIGHTS[tile.index] if weight == 1.0):
+    elif any(thrown[TILES[j]] for j, kind in PARTNERS[tile.index] if kind is Partner.NEXT):
         score *= 0.7
     return score
 
