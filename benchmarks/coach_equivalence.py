@@ -144,7 +144,8 @@ def _advise14(hand, ind, seen, off):
         d = {"draw": advise(hand, ind, seen).to_dict(), "offered": advise(hand, ind, seen, offered=off).to_dict()}
         r = reading(hand, ind, seen + [off])
         d["reading"] = [r.distance, r.melds_distance, r.pairs_distance, r.outs, _names(r.out_tiles), r.route]
-        view = View(0, tuple(hand), ind, tuple(seen) + (off,), off, 40, 4)
+        # every seen tile on the previous player's pile, the offered one on top
+        view = View(0, tuple(hand), ind, ((), (), (), tuple(seen) + (off,)), off, 40, 4)
         d["bot_take"] = Bot().take(view, random.Random(0))
         return d
     return run

@@ -40,13 +40,17 @@ class View:
     me: int
     hand: tuple[Tile, ...]
     indicator: Tile
-    seen: tuple[Tile, ...]          # every tile on the discard piles
+    piles: tuple[tuple[Tile, ...], ...]  # each player's discards, oldest first
     offered: Tile | None            # the tile the previous player just discarded
     stock_left: int
     players: int
     scheme: str = COUNTDOWN
-    piles: tuple[tuple[Tile, ...], ...] = ()   # each player's discards, oldest first
     held: tuple[tuple[Tile, ...], ...] = ()    # per player: tiles taken from a pile and not thrown since
+
+    @property
+    def seen(self) -> tuple[Tile, ...]:
+        """Every tile on the discard piles."""
+        return tuple(t for pile in self.piles for t in pile)
 
     @property
     def okey(self) -> Tile:
@@ -66,7 +70,7 @@ class View:
         nxt = (self.me + 1) % self.players
         return Table(players=self.players, stock_left=self.stock_left,
                      held=tuple(t for q in others for t in self.held[q]),
-                     next_pile=self.piles[nxt] if self.piles else (),
+                     next_pile=self.piles[nxt],
                      next_held=self.held[nxt] if self.held else ())
 
 
@@ -246,16 +250,15 @@ def play_round(policies: Sequence[Policy], rng: random.Random, starter: int = 0,
             if not stock:
                 delta = round_deltas(n, None, 0, twins, scheme)
                 return RoundResult(None, None, False, 0, sum(turns), twins, delta)
-            view = View(p, tuple(hands[p]), indicator, tuple(t for pile in piles for t in pile),
-                        offered, len(stock), n, scheme, _public(piles), _public(held))
+            view = View(p, tuple(hands[p]), indicator, _public(piles), offered, len(stock), n, scheme,
+                        _public(held))
             if offered is not None and policies[p].take(view, rng):
                 hands[p].append(piles[(p - 1) % n].pop())
                 held[p].append(hands[p][-1])
             else:
                 hands[p].append(stock.pop())
         first = False
-        view = View(p, tuple(hands[p]), indicator, tuple(t for pile in piles for t in pile),
-                    None, len(stock), n, scheme, _public(piles), _public(held))
+        view = View(p, tuple(hands[p]), indicator, _public(piles), None, len(stock), n, scheme, _public(held))
         move = policies[p].move(view, rng)
         turns[p] += 1
         if move.discard not in hands[p]:
