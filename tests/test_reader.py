@@ -162,8 +162,8 @@ def test_a_planted_impossible_read_is_fixed(reader: RackReader, monkeypatch) -> 
     scene = render_scene(RACK_SEEDS[0], CLEAN_RACK)
     real = reader.read_tiles
 
-    def plant(img, quads, group=True):  # every tile read as a sure r5 (a third r5 is impossible)
-        probs, qs = real(img, quads, group)
+    def plant(img, quads, group=True, **kw):  # every tile read as a sure r5 (a third r5 is impossible)
+        probs, qs = real(img, quads, group, **kw)
         probs = probs * 0.3
         probs[:, parse_tile("r5").index] += 0.7
         return probs, qs

@@ -144,6 +144,21 @@ def white_balance(crop: np.ndarray, face: np.ndarray | None = None) -> np.ndarra
     return np.clip(crop.astype(np.float32) * gains, 0, 255).astype(np.uint8)
 
 
+def white_balance_all(crops: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """:func:`white_balance` of many crops of one size at once (the same
+    result, computed batched: the reader balances every crop it reads)."""
+    if not crops:
+        return []
+    x = np.stack(crops).astype(np.float32)            # (n, h, w, 3)
+    flat = x.reshape(len(crops), -1, 3)
+    lum = flat.sum(2)
+    thr = np.quantile(lum, 0.66, axis=1)
+    face = _masked_median(flat, lum >= thr[:, None]) + 1e-3   # as face_colour
+    gains = np.clip(np.asarray(FACE_REFERENCE, np.float32) / face, 0.5, 4.0)
+    out = np.clip(x * gains[:, None, None, :], 0, 255).astype(np.uint8)
+    return list(out)
+
+
 def is_greyscale(img: np.ndarray, tol: float = 3.0) -> bool:
     """True when a BGR image holds no colour (all channels nearly equal)."""
     step = max(1, int(np.sqrt(img.shape[0] * img.shape[1] / 40000)))
@@ -206,3 +221,29 @@ def has_ink(img: np.ndarray, quad: Quad, min_share: float = 0.015) -> bool:
     ref = np.median(lab[lab[:, 0] >= np.quantile(lab[:, 0], 0.6)], axis=0)
     dist = np.abs(lab[:, 0] - ref[0]) + 1.5 * np.hypot(lab[:, 1] - ref[1], lab[:, 2] - ref[2])
     return float((dist > 45).mean()) >= min_share
+
+
+def _masked_median(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Per row, the median of ``values`` (n, p, c) over the pixels where
+    ``mask`` (n, p) holds -- ``np.median`` of each row's subset, batched."""
+    cnt = mask.sum(1)
+    vals = np.sort(np.where(mask[..., None], values, -np.inf), axis=1)   # the subset last
+    start = values.shape[1] - cnt
+    rows = np.arange(len(values))
+    return (vals[rows, start + cnt // 2] + vals[rows, start + (cnt - 1) // 2]) / 2
+
+
+def have_ink(img: np.ndarray, quads: Sequence[Quad], min_share: float = 0.015) -> list[bool]:
+    """:func:`has_ink` for many quads at once (the same answers, batched)."""
+    import cv2
+
+    if not len(quads):
+        return []
+    faces = white_balance_all([upright_crop(img, q, size=48, margin=-0.15) for q in quads])
+    lab = cv2.cvtColor(np.concatenate(faces, 0), cv2.COLOR_BGR2LAB).reshape(len(faces), -1, 3)
+    lab = lab.astype(np.float32)
+    thr = np.quantile(lab[..., 0], 0.6, axis=1)
+    ref = _masked_median(lab, lab[..., 0] >= thr[:, None])
+    dist = np.abs(lab[..., 0] - ref[:, None, 0]) + 1.5 * np.hypot(lab[..., 1] - ref[:, None, 1],
+                                                                   lab[..., 2] - ref[:, None, 2])
+    return [bool(v >= min_share) for v in (dist > 45).mean(1)]

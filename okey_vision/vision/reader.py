@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import os
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Sequence
 
@@ -39,13 +39,14 @@ import numpy as np
 from okey_vision.errors import ImageError
 from okey_vision.tiles import TILES, Tile, parse_tile
 from okey_vision.vision.consistency import make_consistent
-from okey_vision.vision.crops import (COLOR_CLASSES, NUMBER_CLASSES, box_quad, cluster_inks, has_ink,
+from okey_vision.vision.crops import (COLOR_CLASSES, NUMBER_CLASSES, box_quad, cluster_inks, have_ink,
                                       ink_feature, is_greyscale, obb_quad, quad_axes, turned,
-                                      upright_crop, upright_quad, white_balance)
+                                      upright_crop, upright_quad, white_balance_all)
 from okey_vision.vision.io import Photo, as_bgr, load_photo
 from okey_vision.vision.memory import release_memory
 from okey_vision.vision.nets import DEFAULT_MODELS, STEMS, ModelMissingError, Net, env_int, models_dir
 from okey_vision.vision.reads import APART, TileRead, rack_order
+from okey_vision.vision import refine
 
 #: Classifier input size (crops are square, padded with the tile's median colour).
 CROP_SIZE = 64
@@ -56,6 +57,13 @@ CROP_MARGIN = 0.08
 CROP_MARGINS = (0.03, 0.08, 0.14)
 #: Margins of the upright crops read per tile (their distributions averaged).
 UPRIGHT_MARGINS = (0.05, 0.12)
+#: Margins of the crops cut from a tile's refined corners (``REFINE_CORNERS``),
+#: read besides the detected corners' crops and averaged with them.
+REFINED_MARGINS = (0.12,)
+#: A tile is read again from its refined corners only if they moved this much
+#: (mean corner shift over the tile's height; the classifiers were trained
+#: with corners moved by up to 4 %): the others would read the same.
+REFINED_SHIFT = 0.08
 #: The colour classifier reads white-balanced crops (the face made neutral);
 #: it must match how ``color`` was trained (``okey_vision.vision.train``).
 COLOR_WHITE_BALANCE = True
@@ -96,6 +104,9 @@ DROP_BLANKS = True
 #: a tile's back): it is not reported. Chosen on the player-style validation
 #: renders (seed 9201): see models/README.md.
 NO_FACE = 0.2
+#: Fit each oriented detection's corners to its face's edges before the
+#: classifiers read it (``okey_vision.vision.refine``); upright boxes are kept.
+REFINE_CORNERS = os.environ.get("OKEY_VISION_REFINE", "1") != "0"
 #: Why every read of a greyscale photo is flagged.
 GREYSCALE_REASON = "greyscale photo: tile colours cannot be read"
 #: Alternatives kept per read.
@@ -294,31 +305,53 @@ class RackReader:
                                          for b in boxes])
         return probs
 
-    def read_tiles(self, img: np.ndarray, quads: Sequence[np.ndarray],
-                   group: bool = True) -> tuple[np.ndarray, list[np.ndarray]]:
+    def read_tiles(self, img: np.ndarray, quads: Sequence[np.ndarray], group: bool = True,
+                   also: Sequence[np.ndarray | None] | None = None, details: dict | None = None
+                   ) -> tuple[np.ndarray, list[np.ndarray]]:
         """(face probabilities (n, 53), each quad turned the way it was read).
 
         Every tile is cut upright from its quad and read both ways up (0 and
         180 degrees). Tiles lying along the photo's common axis (a rack) share
         one way up, decided by their summed evidence, unless a tile's own
-        evidence is strong (``OWN_TURN_EVIDENCE``); other tiles decide alone."""
+        evidence is strong (``OWN_TURN_EVIDENCE``); other tiles decide alone.
+        ``also``: a second quad per tile or None (its refined corners), read
+        too (``REFINED_MARGINS``) and averaged with the first. ``details``, if
+        given, receives ``views`` (n, 53): per tile, the lowest probability
+        any one view (detected / refined corners) gives each face, the way up
+        chosen; and ``turn`` (n,): the tile's own 0/180 evidence (nats)."""
         n = len(quads)
         if n == 0:
             return np.zeros((0, len(TILES))), []
         qs = [upright_quad(q) for q in quads]
-        both = qs + [turned(q) for q in qs]
-        margins = UPRIGHT_MARGINS
-        crops = [upright_crop(img, q, margin=m) for m in margins for q in both]
-        pn = self._class_probs("number", crops, list(NUMBER_CLASSES))
+        extra = [i for i in range(n) if also is not None and also[i] is not None]
+        rq = [aligned(upright_quad(also[i]), qs[i]) for i in extra]
+        cut = [(q, m) for m in UPRIGHT_MARGINS for q in qs + [turned(q) for q in qs]]
+        cut += [(q, m) for m in REFINED_MARGINS for q in rq + [turned(q) for q in rq]] if extra else []
+        crops = [upright_crop(img, q, margin=m) for q, m in cut]
+        k, ke = len(UPRIGHT_MARGINS), len(REFINED_MARGINS)
+        pn_all = self._class_probs("number", crops, list(NUMBER_CLASSES))
         if COLOR_WHITE_BALANCE:
-            crops = [white_balance(c) for c in crops]
-        pc = self._class_probs("color", crops, list(COLOR_CLASSES))
-        pn = pn.reshape(len(margins), 2 * n, -1).mean(0)
-        pc = pc.reshape(len(margins), 2, n, -1).mean((0, 1))  # colour: both ways up alike
+            crops = white_balance_all(crops)
+        pc_all = self._class_probs("color", crops, list(COLOR_CLASSES))
+        split = k * 2 * n
+        # per view: number (2n, 14) both ways up, colour (n, 5) both ways alike
+        pn = pn_all[:split].reshape(k, 2 * n, -1).mean(0)
+        pc = pc_all[:split].reshape(k, 2, n, -1).mean((0, 1))
         if self.cluster_weight > 0 and n >= 2:
             pc = cluster_colours(pc, [ink_feature(c) for c in crops[:n]], self.cluster_weight)
-        pc = np.concatenate([pc, pc])
-        pf = face_probs(pn, pc)
+        pf_det = face_probs(pn, np.concatenate([pc, pc]))
+        pf = pf_det.copy()
+        if extra:
+            m = len(extra)
+            pn_e = pn_all[split:].reshape(ke, 2 * m, -1).mean(0)
+            pc_e = pc_all[split:].reshape(ke, 2, m, -1).mean((0, 1))
+            rows = np.array(extra + [i + n for i in extra])
+            pn2, pc2 = pn.copy(), pc.copy()
+            pn2[rows] = (k * pn[rows] + ke * pn_e) / (k + ke)
+            pc2[extra] = (k * pc[extra] + ke * pc_e) / (k + ke)
+            pf = face_probs(pn2, np.concatenate([pc2, pc2]))
+            pf_ref = pf_det.copy()
+            pf_ref[rows] = face_probs(pn_e, np.concatenate([pc_e, pc_e]))
         p0, p180 = pf[:n], pf[n:]
         d = np.log(p0.max(1)) - np.log(p180.max(1))  # > 0: upright as cut
         flip = d < 0
@@ -330,6 +363,12 @@ class RackReader:
                     if abs(d[i]) < OWN_TURN_EVIDENCE:
                         flip[i] = vote < 0
         probs = np.where(flip[:, None], p180, p0)
+        if details is not None:
+            views = np.where(flip[:, None], pf_det[n:], pf_det[:n])
+            if extra:
+                views = np.minimum(views, np.where(flip[:, None], pf_ref[n:], pf_ref[:n]))
+            details["views"] = views
+            details["turn"] = np.abs(d)
         chosen = [turned(q) if f else q for q, f in zip(qs, flip)]
         return probs, chosen
 
@@ -377,12 +416,20 @@ class RackReader:
         dets = drop_cut_tiles(dets, img.shape[1], img.shape[0])
         quads = [d.quad if d.quad is not None else box_quad(d.box) for d in dets]
         if DROP_BLANKS:  # a blank (face-down) tile has no ink: never a read
-            keep = [has_ink(img, upright_quad(q)) for q in quads]
+            keep = have_ink(img, [upright_quad(q) for q in quads])
             dets = [d for d, k in zip(dets, keep) if k]
             quads = [q for q, k in zip(quads, keep) if k]
             if not dets:
                 return []
-        probs, quads = self.read_tiles(img, quads)
+        fitted = None
+        if REFINE_CORNERS and any(d.quad is not None for d in dets):
+            # the oriented detector's rectangles fitted to the faces' edges; a
+            # tile whose corners hardly move is not read again
+            fitted = [refine.refine(img, q)[0] if d.quad is not None else None for d, q in zip(dets, quads)]
+            fitted = [f if f is not None and refine.shift(f, q) >= REFINED_SHIFT else None
+                      for f, q in zip(fitted, quads)]
+        details: dict = {}
+        probs, quads = self.read_tiles(img, quads, also=fitted, details=details)
         if NO_FACE > 0:  # no numeral the classifiers know: not a tile
             keep = probs.max(1) >= NO_FACE
             dets = [d for d, k in zip(dets, keep) if k]
@@ -412,9 +459,14 @@ class RackReader:
 
 
 def _with_order(r: TileRead, i: int) -> TileRead:
-    from dataclasses import replace
-
     return replace(r, order=i)
+
+
+def aligned(quad: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """``quad``'s corners cyclically shifted to lie nearest ``ref``'s, corner by corner."""
+    q = np.asarray(quad, np.float64)
+    shifts = [np.roll(q, -k, axis=0) for k in range(4)]
+    return min(shifts, key=lambda c: float(np.linalg.norm(c - ref, axis=1).sum()))
 
 
 def suppress_inner(xywh: np.ndarray, scores: np.ndarray, idx: np.ndarray, frac: float) -> np.ndarray:
