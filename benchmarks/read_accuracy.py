@@ -97,6 +97,7 @@ class Score:
         self.worst: list[tuple[int, str]] = []
         self.seconds: list[float] = []
         self.confs: list[tuple[float, bool]] = []   # (confidence, read right) for every read
+        self.flags: list[tuple[bool, bool]] = []    # (flagged by the shipped rule, read right)
         self.rack_exact = self.rack_images = self.loose_on_rack = 0
 
     def add(self, name: str, truth: list, reads: list, ignore_read=lambda r: False) -> None:
@@ -117,6 +118,7 @@ class Score:
             self.flagged += r.low_confidence
             self.flagged_wrong += (not ok) and r.low_confidence
             self.confs.append((r.confidence, bool(ok)))
+            self.flags.append((r.low_confidence, bool(ok)))
             self.cc[COLOR_LABELS.index(color_of(t)), COLOR_LABELS.index(color_of(r.tile))] += 1
             self.nc[NUMBER_LABELS.index(number_of(t)), NUMBER_LABELS.index(number_of(r.tile))] += 1
         for i, (t, _) in enumerate(truth):
@@ -129,6 +131,7 @@ class Score:
                 self.false += 1
                 errors += 1
                 self.confs.append((r.confidence, False))
+                self.flags.append((r.low_confidence, False))
         self.images += 1
         self.exact += errors == 0
         self.within1 += errors <= 1
@@ -157,6 +160,15 @@ class Score:
                          "right_flagged": round(float(f[ok].mean()) if ok.any() else 0.0, 4),
                          "wrong": int((~ok).sum()), "right": int(ok.sum())})
         return rows
+
+    def flag_rule(self) -> dict:
+        """Share of wrong (or false) and of right reads flagged by the shipped
+        rule (``TileRead.low_confidence``: confidence and the both-ways-up doubt)."""
+        f = np.array([a for a, _ in self.flags], bool)
+        ok = np.array([o for _, o in self.flags], bool)
+        return {"wrong_flagged": round(float(f[~ok].mean()) if (~ok).any() else 0.0, 4),
+                "right_flagged": round(float(f[ok].mean()) if ok.any() else 0.0, 4),
+                "wrong": int((~ok).sum()), "right": int(ok.sum())}
 
     def summary(self) -> dict:
         n = max(self.tiles, 1)
@@ -318,6 +330,7 @@ def main(argv: list[str] | None = None) -> int:
     for key, s in scores:
         results[key] = s.summary()
         results[key]["flag_curve"] = s.flag_curve()
+        results[key]["flag_rule"] = s.flag_rule()
         s.save_confusions(out, key)
         if args.docs:
             s.save_confusions(ROOT / "docs", f"read_{key}")
@@ -335,7 +348,10 @@ def main(argv: list[str] | None = None) -> int:
                   f"loose tiles read as rack tiles: {r['loose_tiles_read_as_rack']}")
         if r["worst_images"]:
             print("   worst:", "; ".join(r["worst_images"]))
-        print("   flag curve (threshold: wrong/false reads flagged, right reads flagged):")
+        fr = r["flag_rule"]
+        print(f"   flags as shipped (reads.low_confidence): {100 * fr['wrong_flagged']:.0f} % of {fr['wrong']} "
+              f"wrong/false reads, {100 * fr['right_flagged']:.1f} % of {fr['right']} right reads")
+        print("   flag curve on confidence alone (threshold: wrong/false reads flagged, right reads flagged):")
         print("   " + "; ".join(f"{c['threshold']}: {100 * c['wrong_flagged']:.0f} % / "
                                 f"{100 * c['right_flagged']:.0f} %" for c in r["flag_curve"]))
     if "okey_real" in results:

@@ -91,3 +91,16 @@ def test_many_reads_fast_and_valid() -> None:
     reads += [read(500, ("r1", .9)), read(520, ("r1", .9)), read(540, ("r1", .9))]
     out = make_consistent(reads)
     assert not violations(out)
+
+
+def test_a_read_whose_two_ways_up_disagree_is_flagged_sooner() -> None:
+    from dataclasses import replace
+
+    from okey_vision.vision.reads import DOUBT_CONFIDENCE, LOW_CONFIDENCE, TURN_DOUBT
+
+    sure = read(0, ("k7", (LOW_CONFIDENCE + DOUBT_CONFIDENCE) / 2))
+    assert not sure.low_confidence                                    # no turn evidence known
+    assert not replace(sure, turn=TURN_DOUBT / 2).low_confidence      # both ways up alike
+    assert replace(sure, turn=TURN_DOUBT * 2).low_confidence          # they disagree
+    assert not replace(sure, turn=TURN_DOUBT * 2, confidence=DOUBT_CONFIDENCE + 0.01).low_confidence
+    assert replace(sure, confidence=LOW_CONFIDENCE - 0.01).low_confidence

@@ -80,3 +80,19 @@ def test_training_crops_stand_even_when_the_tile_lies_upside_down() -> None:
     crop = cut_upright(flipped, quad, np.random.default_rng(0), 64, margin=(0.0, 0.0), jitter=0.0)
     ys = np.nonzero((crop[..., 2] > 150) & (crop[..., 0] < 100))[0]
     assert ys.mean() < 32  # the mark is at the top: the crop stands
+
+
+def test_batched_white_balance_and_blank_check_match_the_single_ones() -> None:
+    from okey_vision.vision.crops import has_ink, have_ink, white_balance_all
+
+    rng = np.random.default_rng(3)
+    img = rng.integers(0, 255, (120, 160, 3)).astype(np.uint8)
+    img[20:100, 30:70] = (200, 215, 225)            # a blank cream face
+    img[20:100, 90:130] = (200, 215, 225)
+    cv2.putText(img, "7", (95, 85), cv2.FONT_HERSHEY_SIMPLEX, 2.0, (40, 40, 200), 5)  # an inked one
+    quads = [box_quad((30, 20, 70, 100)), box_quad((90, 20, 130, 100)), box_quad((0, 0, 50, 60))]
+    crops = [upright_crop(img, q) for q in quads]
+    for a, b in zip(white_balance_all(crops), [white_balance(c) for c in crops]):
+        assert np.array_equal(a, b)
+    assert have_ink(img, quads) == [has_ink(img, q) for q in quads]
+    assert have_ink(img, quads)[:2] == [False, True]

@@ -316,9 +316,7 @@ class RackReader:
         evidence is strong (``OWN_TURN_EVIDENCE``); other tiles decide alone.
         ``also``: a second quad per tile or None (its refined corners), read
         too (``REFINED_MARGINS``) and averaged with the first. ``details``, if
-        given, receives ``views`` (n, 53): per tile, the lowest probability
-        any one view (detected / refined corners) gives each face, the way up
-        chosen; and ``turn`` (n,): the tile's own 0/180 evidence (nats)."""
+        given, receives ``turn`` (n,): each tile's own 0/180 evidence (nats)."""
         n = len(quads)
         if n == 0:
             return np.zeros((0, len(TILES))), []
@@ -339,8 +337,7 @@ class RackReader:
         pc = pc_all[:split].reshape(k, 2, n, -1).mean((0, 1))
         if self.cluster_weight > 0 and n >= 2:
             pc = cluster_colours(pc, [ink_feature(c) for c in crops[:n]], self.cluster_weight)
-        pf_det = face_probs(pn, np.concatenate([pc, pc]))
-        pf = pf_det.copy()
+        pf = face_probs(pn, np.concatenate([pc, pc]))
         if extra:
             m = len(extra)
             pn_e = pn_all[split:].reshape(ke, 2 * m, -1).mean(0)
@@ -350,8 +347,6 @@ class RackReader:
             pn2[rows] = (k * pn[rows] + ke * pn_e) / (k + ke)
             pc2[extra] = (k * pc[extra] + ke * pc_e) / (k + ke)
             pf = face_probs(pn2, np.concatenate([pc2, pc2]))
-            pf_ref = pf_det.copy()
-            pf_ref[rows] = face_probs(pn_e, np.concatenate([pc_e, pc_e]))
         p0, p180 = pf[:n], pf[n:]
         d = np.log(p0.max(1)) - np.log(p180.max(1))  # > 0: upright as cut
         flip = d < 0
@@ -364,10 +359,6 @@ class RackReader:
                         flip[i] = vote < 0
         probs = np.where(flip[:, None], p180, p0)
         if details is not None:
-            views = np.where(flip[:, None], pf_det[n:], pf_det[:n])
-            if extra:
-                views = np.minimum(views, np.where(flip[:, None], pf_ref[n:], pf_ref[:n]))
-            details["views"] = views
             details["turn"] = np.abs(d)
         chosen = [turned(q) if f else q for q, f in zip(qs, flip)]
         return probs, chosen
@@ -435,15 +426,16 @@ class RackReader:
             dets = [d for d, k in zip(dets, keep) if k]
             quads = [q for q, k in zip(quads, keep) if k]
             probs = probs[keep]
+            details = {key: v[keep] for key, v in details.items()}
         reason = GREYSCALE_REASON if is_greyscale(img) else ""
         reads = []
-        for d, p, q in zip(dets, probs, quads):
+        for d, p, q, t in zip(dets, probs, quads, details["turn"]):
             top = np.argsort(-p)[:TOP_K]
             alts = tuple((TILES[i], float(p[i])) for i in top)
             reads.append(TileRead(box=tuple(round(v, 1) for v in d.box), tile=alts[0][0],
                                   confidence=alts[0][1], alternatives=alts,
                                   quad=tuple((round(float(x), 1), round(float(y), 1)) for x, y in q),
-                                  reason=reason))
+                                  reason=reason, turn=round(float(t), 3)))
         reads = assign_rows(reads)
         if consistent:
             reads = make_consistent(reads, indicator)
