@@ -65,7 +65,7 @@ def truth_rows(scene) -> list[str]:
 
 
 @pytest.mark.parametrize("seed", [
-    pytest.param(1, marks=pytest.mark.xfail(strict=True, reason=_SHORT + "k11 read b11 (black/navy)")),
+    pytest.param(1, marks=pytest.mark.xfail(strict=True, reason=_SHORT + "k11 read b11 (black/navy; flagged)")),
     2, 3])
 def test_reads_a_clean_rendered_rack(reader: RackReader, seed: int) -> None:
     scene = render_scene(seed, CLEAN_RACK)
@@ -120,7 +120,9 @@ def test_reads_a_rack_turned_45_degrees_in_rack_order(reader: RackReader, seed: 
 
 
 @pytest.mark.parametrize("seed", [
-    pytest.param(s, marks=pytest.mark.xfail(strict=True, reason=_SHORT + "side views: 1 of 8 seeds exact"))
+    pytest.param(s, marks=pytest.mark.xfail(strict=True, reason=_SHORT + (
+        "side views: 1 of 8 seeds exact; read with the upright detector's boxes (no corner "
+        "refinement there): seed 1 misses k4 and reads y9 as y6, seed 2 misses k6")))
     for s in (1, 2)])
 def test_reads_a_rack_seen_from_the_side_in_rack_order(reader: RackReader, seed: int) -> None:
     scene = render_scene(seed, SIDE_VIEW)
@@ -128,7 +130,9 @@ def test_reads_a_rack_seen_from_the_side_in_rack_order(reader: RackReader, seed:
 
 
 @pytest.mark.parametrize("seed", [
-    pytest.param(1, marks=pytest.mark.xfail(strict=True, reason=_SHORT + "2 extra rack reads")), 2])
+    pytest.param(1, marks=pytest.mark.xfail(strict=True,
+                                            reason=_SHORT + "2 extra rack reads (k1, r13; both flagged)")),
+    2])
 def test_clutter_adds_no_rack_tiles(reader: RackReader, seed: int) -> None:
     scene = render_scene(seed, CLUTTERED)
     reads = reader.read(scene.image)
