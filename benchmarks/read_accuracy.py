@@ -217,13 +217,13 @@ class Score:
         return paths
 
 
-def bench_real(reader, score: Score, limit: int | None = None) -> None:
+def bench_real(reader, score: Score, limit: int | None = None, split: str = "held") -> None:
     import cv2
 
     from okey_vision.synth.real import load_real, split_real
 
-    _, held = split_real(load_real())
-    for im in held[:limit]:
+    train, held = split_real(load_real())
+    for im in (held if split == "held" else train)[:limit]:
         img = cv2.imread(str(im.path))
         t = time.perf_counter()
         reads = reader.read(img)
@@ -300,6 +300,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="another seed makes a validation set for choices (never choose on 9101)")
     p.add_argument("--real", type=int, default=None, help="limit held-out real photos")
     p.add_argument("--no-real", action="store_true")
+    p.add_argument("--real-split", choices=("held", "train"), default="held",
+                   help="'train': the real *training* photos instead of the held-out ones (for choices)")
     p.add_argument("--backend", choices=("onnx", "torch"))
     p.add_argument("--models", help="model folder")
     p.add_argument("--out", default=str(ROOT / "benchmarks" / "out"))
@@ -314,8 +316,8 @@ def main(argv: list[str] | None = None) -> int:
     results = {"backend": reader.backend, "models": reader.backends}
     scores = []
     if not args.no_real:
-        s = Score("real held-out")
-        bench_real(reader, s, args.real)
+        s = Score("real held-out" if args.real_split == "held" else "real training photos")
+        bench_real(reader, s, args.real, args.real_split)
         scores.append(("real", s))
     if not args.no_real:
         results["okey_real"] = bench_okey_real(reader)

@@ -50,6 +50,12 @@ def scene_kind(scene) -> str:
     return ("side" if side else "tilt") + ("-small" if np.median(hs) < SMALL_PX else "")
 
 
+def axis_aligned(quad: np.ndarray) -> bool:
+    """True for the corners of an upright box (the upright detector's read)."""
+    q = np.asarray(quad, float)
+    return bool(np.all(np.abs(q - np.roll(q, 1, axis=0)).min(1) < 0.5))
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--seed", type=int, default=VAL_SEED)
@@ -65,6 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     from okey_vision.tiles import TILES
     from okey_vision.vision.crops import quad_axes, turned, upright_quad
     from okey_vision.vision.reader import RackReader
+    from okey_vision.vision.refine import refine, shift
     from okey_vision.vision.reads import APART
 
     reader = RackReader(args.models).load()
@@ -74,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     numbers: collections.Counter = collections.Counter()
     kinds: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0, 0, 0])
     corner, angle = [], []
+    fitted = []   # (detected, refined) mean corner distance / tile height, oriented reads
     oracle = collections.Counter()
     for i in range(args.count):
         sc = render_scene(image_seed(args.seed, i), cfg)
@@ -113,6 +121,9 @@ def main(argv: list[str] | None = None) -> int:
             tq, dq = upright_quad(np.array(sc.tiles[a].quad)), np.array(reads[b].quad)
             h = quad_axes(tq)[3]
             corner.append(min(np.abs(dq - tq).max(), np.abs(turned(dq) - tq).max()) / max(h, 1e-6))
+            if not axis_aligned(dq):  # an oriented detection: what the corner refinement makes of it
+                rq = refine(sc.image, dq)[0]
+                fitted.append((shift(dq, tq), shift(rq, tq)))
             angle.append(float(np.degrees(np.arccos(min(1.0, abs(float(quad_axes(tq)[0] @ quad_axes(dq)[0])))))))
         if sc.tiles:  # oracle: the classifiers on the true corners, rack's way up decided as usual
             probs, _ = reader.read_tiles(sc.image, [np.array(t.quad, float) for t in sc.tiles])
@@ -140,6 +151,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"corner error / tile height: median {np.median(c):.2f}, 90th pct {np.percentile(c, 90):.2f}; "
               f"long-axis angle: median {np.median(a):.1f}, 90th pct {np.percentile(a, 90):.1f} degrees "
               f"({len(c)} matched tiles)")
+    if fitted:
+        f = np.array(fitted)
+        print(f"mean corner distance / tile height on the oriented path: detected median {np.median(f[:, 0]):.3f}, "
+              f"90th pct {np.percentile(f[:, 0], 90):.3f}; refined median {np.median(f[:, 1]):.3f}, 90th pct "
+              f"{np.percentile(f[:, 1], 90):.3f}; refined nearer {100 * np.mean(f[:, 1] < f[:, 0] - 0.01):.0f} %, "
+              f"farther {100 * np.mean(f[:, 1] > f[:, 0] + 0.01):.0f} % ({len(f)} tiles)")
     n = max(oracle["tiles"], 1)
     print(f"classifiers on the true corners: face {100 * oracle['face'] / n:.1f} %, number "
           f"{100 * oracle['number'] / n:.1f} %, colour {100 * oracle['colour'] / n:.1f} % ({n} tiles)")
