@@ -178,11 +178,17 @@ DETECTED_MIN_COS = 0.5
 DETECTED_MARGIN = (0.03, 0.15)
 
 
-def detected_crops(reader, scene, rng, size: int = 64) -> list[tuple[str, "np.ndarray"]]:
+def detected_crops(reader, scene, rng, size: int = 64, refined: bool = False
+                   ) -> list[tuple[str, "np.ndarray"]]:
     """(face name, crop) for each labelled tile of ``scene`` that ``reader``'s
     detectors find: cut upright from the *detected* corners, turned the tile's
-    true way up -- the crops the reader's classifiers will see."""
+    true way up -- the crops the reader's classifiers will see. ``refined``:
+    cut from the refined corners instead, only for the oriented detections
+    the reader reads again from them (``reader.REFINED_SHIFT``)."""
     import numpy as np
+
+    from okey_vision.vision.reader import REFINED_SHIFT
+    from okey_vision.vision.refine import refine, shift
 
     from okey_vision.vision.crops import box_quad, quad_axes, turned, upright_crop, upright_quad
     from okey_vision.vision.reader import drop_cut_tiles
@@ -203,6 +209,13 @@ def detected_crops(reader, scene, rng, size: int = 64) -> list[tuple[str, "np.nd
         used_d.add(j)
         t, d = scene.tiles[i], dets[j]
         q = upright_quad(d.quad if d.quad is not None else box_quad(d.box))
+        if refined:
+            if d.quad is None:
+                continue
+            rq = refine(img, q)[0]
+            if shift(rq, q) < REFINED_SHIFT:
+                continue
+            q = upright_quad(rq)
         true_up = quad_axes(np.asarray(t.quad, np.float64))[1]
         cos = float(quad_axes(q)[1] @ true_up)
         if abs(cos) < DETECTED_MIN_COS:
@@ -220,17 +233,17 @@ def _iou(a, b) -> float:
     return inter / u if u > 0 else 0.0
 
 
-def make_detected_crops(count: int, seed: int, log: logging.Logger) -> Path:
+def make_detected_crops(count: int, seed: int, log: logging.Logger, refined: bool = False) -> Path:
     """Render ``count`` scenes of ``synth-detected.yaml`` (once) and cut each
-    found tile where the shipped detectors put it (:func:`detected_crops`),
-    into 53 face folders."""
+    found tile where the shipped detectors put it (:func:`detected_crops`;
+    ``refined``: from the refined corners), into 53 face folders."""
     import cv2
     import numpy as np
 
     from okey_vision.synth.datasets import FACE_CLASSES, scenes, split_of
     from okey_vision.vision.reader import RackReader
 
-    out = DATA / f"crops-face-detected-{count}-{seed}"
+    out = DATA / (f"crops-face-detected-{count}-{seed}" + ("-refined" if refined else ""))
     done = out / ".done"
     if done.exists():
         return out
@@ -244,7 +257,7 @@ def make_detected_crops(count: int, seed: int, log: logging.Logger) -> Path:
     for i, scene in scenes(count, seed, detected_config()):
         sp = split_of(i, seed, 0.1)
         rng = np.random.default_rng(np.random.SeedSequence([int(seed), int(i), 13]))
-        for k, (name, crop) in enumerate(detected_crops(reader, scene, rng)):
+        for k, (name, crop) in enumerate(detected_crops(reader, scene, rng, refined=refined)):
             cv2.imwrite(str(out / sp / name / f"det_{seed}_{i:06d}_{k:02d}.png"), crop)
             n += 1
         if (i + 1) % 100 == 0:
@@ -256,7 +269,8 @@ def make_detected_crops(count: int, seed: int, log: logging.Logger) -> Path:
 
 def make_crop_data(label: str, count: int, seed: int, log: logging.Logger,
                    real_repeat: int = 3, fj_repeat: int = 1, real_turns: bool = False,
-                   geometry: str = "box", detected: int = 0, detected_seed: int = 3000) -> Path:
+                   geometry: str = "box", detected: int = 0, detected_seed: int = 3000,
+                   refined: int = 0, refined_seed: int = 3200) -> Path:
     """A classifier folder for ``label`` (number/color) linked from the face crops;
     the real training crops appear ``real_repeat`` times (they are few), the
     false-joker training crops ``fj_repeat`` times (2 of 106 tiles: rare).
@@ -264,7 +278,8 @@ def make_crop_data(label: str, count: int, seed: int, log: logging.Logger,
     degrees instead of copied (tiles on a table lie at any angle; the real
     photos show few of them turned). ``detected``: also the crops cut where
     the shipped detectors find the tiles of that many scenes
-    (:func:`make_detected_crops`)."""
+    (:func:`make_detected_crops`); ``refined``: and cut from the refined
+    corners in that many scenes."""
     import cv2
     import numpy as np
     from okey_vision.synth.datasets import CROP_CLASSES
@@ -274,13 +289,15 @@ def make_crop_data(label: str, count: int, seed: int, log: logging.Logger,
 
     faces = make_face_crops(count, seed, log, geometry)
     sources = [faces] + ([make_detected_crops(detected, detected_seed, log)] if detected else [])
+    sources += [make_detected_crops(refined, refined_seed, log, refined=True)] if refined else []
     # upright crops: the colour classifier reads white-balanced crops (as the reader does)
     wb = geometry == "upright" and label == "color"
     out = DATA / (f"crops-{label}-{count}-{seed}" + ("-upright" if geometry == "upright" else "")
                   + (f"-fj{fj_repeat}" if fj_repeat > 1 else "")
                   + (f"-real{real_repeat}" + ("turns" if real_turns else "")
                      if real_repeat != 3 or real_turns else "")
-                  + (f"-det{detected}-{detected_seed}" if detected else ""))
+                  + (f"-det{detected}-{detected_seed}" if detected else "")
+                  + (f"-ref{refined}-{refined_seed}" if refined else ""))
     done = out / ".done"
     if done.exists():
         return out
@@ -432,7 +449,8 @@ def train(model: str, args: argparse.Namespace) -> None:
             data = make_crop_data(model, r["count"], r["seed"], log, fj_repeat=args.fj_repeat,
                                   real_repeat=args.real_repeat, real_turns=args.real_turns,
                                   geometry=args.geometry, detected=args.detected,
-                                  detected_seed=args.detected_seed)
+                                  detected_seed=args.detected_seed, refined=args.refined,
+                                  refined_seed=args.refined_seed)
             yaml_name = "yolo11n-cls.yaml"
         prev = RUNS / model
         if prev.exists():  # keep the earlier run's record beside the new one
@@ -495,6 +513,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="classifiers: add crops cut where the shipped detectors find the tiles "
                         "of this many scenes of datasets/synth-detected.yaml")
     p.add_argument("--detected-seed", dest="detected_seed", type=int, default=3000)
+    p.add_argument("--refined", type=int, default=0,
+                   help="classifiers: add crops cut from the *refined* corners of the oriented "
+                        "detections of this many scenes of datasets/synth-detected.yaml")
+    p.add_argument("--refined-seed", dest="refined_seed", type=int, default=3200)
     p.add_argument("--recipe", help="obb: another recipe in datasets/ (default synth-obb.yaml)")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--threads", type=int, default=2)
