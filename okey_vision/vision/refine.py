@@ -57,12 +57,13 @@ COARSE_STEP = 2.0
 SAMPLES = 14
 #: A side moves only if its face-inside / not-face-outside contrast reaches
 #: this (face-likeness difference, 0..1); weaker edges (two tiles touching
-#: without a gap) keep the detector's side. 0.35 measured 78.3 vs 78.2 % of
-#: the validation tiles (a tie); kept the looser value.
+#: without a gap) keep the detector's side. Stricter (0.35 on every side)
+#: read 78.3 vs 78.8 % of the validation tiles (measured before the
+#: plausibility gates, with the refined boxes reported).
 MIN_CONTRAST = 0.25
 #: The same for the left and right sides, where two tiles often touch
-#: (0.45 with ``PATCH_H`` 64: 79.0 %, but wrong reads and false reads moved
-#: in opposite directions; not kept on one set's 0.2 points).
+#: (0.45 with ``PATCH_H`` 64: 79.0 vs 78.8 % in that same earlier setting,
+#: but 96 false reads vs 92; not kept on one set's 0.2 points).
 MIN_CONTRAST_SIDE = 0.25
 #: Pull towards the detected side: score lost per patch px moved (on average
 #: over the side's two ends).
@@ -80,7 +81,8 @@ ASPECT_RATIO = (0.7, 1.45)
 MAX_SIDE_SKEW = 12.0
 MIN_CORNER_ANGLE = 45.0
 #: Refinement passes (each searches again in the frame of the last). A second
-#: pass measured no better on the validation renders (77.9 vs 78.2 % of tiles).
+#: pass read 77.9 vs 78.2 % of the validation tiles (gates on, the refined
+#: quad read at two margins).
 PASSES = 1
 
 
