@@ -17,7 +17,7 @@ from okey_vision.coach import text
 from okey_vision.coach.pool import Pool
 from okey_vision.coach.ranking import DiscardOption, discard_options, rank_key
 from okey_vision.coach.reading import Reading, checked, distance_after_discard, read, without
-from okey_vision.coach.strategy import BASIC, RULES, Rules, Table, danger, outs_worth_taking, unseen
+from okey_vision.coach.strategy import RULES, Rules, Table, danger, outs_worth_taking, unseen
 from okey_vision.coach.templates import TemplateSearch
 from okey_vision.errors import HandSizeError
 from okey_vision.memo import Memo, owned
@@ -269,7 +269,7 @@ def _advise_discard(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[
     best = options[0]
     # Tied discards are named when the tie-break chose (not the safety rule, which says why itself).
     ties = [o for o in options[1:] if (o.distance, o.outs) == (best.distance, best.outs)] if not notes else []
-    notes = notes + _waits_for(best.out_tiles, best.outs) if rules != BASIC else notes
+    notes = notes + _waits_for(best.out_tiles, best.outs) if rules.explain else notes
     return Advice(action=Action.DISCARD, why=Why("discard_reason", (best, tuple(ties))), distance=best.distance,
                   discards=tuple(options), notes=notes, **common)
 
@@ -295,7 +295,7 @@ def _advise_draw(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[Til
     now = read(Pool.of(tiles, ind, known + ([off] if off else [])), TemplateSearch(memo), with_outs=with_outs)
     common = dict(hand=tuple(tiles), indicator=ind, seen=tuple(gone), distance=now.distance, outs=now.outs,
                   out_tiles=now.out_tiles, indicator_twin=twin, scheme=scheme)
-    waits = _waits_for(now.out_tiles, now.outs) if rules != BASIC else ()
+    waits = _waits_for(now.out_tiles, now.outs) if rules.explain else ()
     if off is None:
         return Advice(action=Action.DRAW, why=Why("draw_reason", (now,)), notes=waits, **common)
     take, finishes = take_offered(tiles, ind, known, off, now, scheme, memo)

@@ -7,7 +7,7 @@ opponent took from a pile and still holds (a take is public), and what the
 next player threw. :class:`Rules` says which of the issue-14 rules the
 advice applies; :data:`RULES` is the set measured stronger on the tuning
 seeds, :data:`BASIC` is distance-then-outs alone (the advice before issue
-14, kept for the equivalence check).
+14, kept for the equivalence check: no notes either, ``explain=False``).
 
 >>> from okey_vision.tiles import parse_tile
 >>> t = Table(players=4, stock_left=30, next_pile=(parse_tile("r5"),), next_held=(parse_tile("k9"),))
@@ -48,6 +48,7 @@ class Rules:
     safety_ratio: float = 0.5    # ... and only when the safer tile's danger is at most this share
     safety_generic: float = 0.25  # weight of a partner copy merely unseen (1 for one known held)
     wait: bool = True            # a finished hand waits for an okey-discard finish when waiting pays
+    explain: bool = False        # add the notes in player words (the tiles waited for, ...)
 
 
 #: Distance, then outs: the advice before issue 14 (it advised waiting for an
@@ -56,7 +57,7 @@ BASIC = Rules()
 #: The rules kept: measured stronger on the tuning seeds (README, "Coach
 #: strength"). Waiting measured no gain for the bot (fewer wins, the same
 #: net points), so the advice declares at once, as the bot does.
-RULES = Rules(take_outs=True, wait=False)
+RULES = Rules(take_outs=True, wait=False, explain=True)
 
 
 #: How much each meld partner of a tile makes the next player want it.
