@@ -14,6 +14,7 @@ from enum import Enum
 from typing import Iterable, Sequence
 
 from okey_vision.coach import text
+from okey_vision.coach.lookahead import Look, look, position_seed
 from okey_vision.coach.pool import Pool
 from okey_vision.coach.ranking import DiscardOption, discard_options, rank_key
 from okey_vision.coach.reading import Reading, checked, distance_after_discard, read, without
@@ -236,6 +237,37 @@ def keep_back(options: Sequence[DiscardOption], tiles: Sequence[Tile], seen: Seq
     return pick, low, risk
 
 
+def look_ahead(options: Sequence[DiscardOption], tiles: Sequence[Tile], ind: Tile, known: Sequence[Tile],
+               table: Table, memo: Memo, rules: Rules) -> tuple[DiscardOption, Look, Look] | None:
+    """The lookahead rule: among the first-ranked discards at the best's
+    distance (2 to ``rules.look_distance``) with enough of its outs, the one
+    whose 14 finishes most often in sampled draws played forward, when it is
+    not the first ranked: (that discard, its score, the first's), or None."""
+    best = options[0]
+    if not 2 <= best.distance <= rules.look_distance:
+        return None
+    # The fast policy plays the melds route (seven pairs would need the full ranking at every draw).
+    close = [o for o in options if o.distance == best.distance and o.outs >= rules.look_ratio * best.outs
+             and o.route == "melds"]
+    if not close or close[0] is not best:
+        return None
+    close = close[:rules.look_candidates]
+    if len(close) < 2:
+        return None
+    draws = rules.look_draws
+    if table.stock_left is not None:
+        # The stock is shared: the player draws about one tile in ``players``.
+        draws = min(draws, -(-table.stock_left // table.players))
+    # What opponents are known to hold cannot be drawn (whatever held_gone says for the outs).
+    hidden_known = list(known) if rules.held_gone else list(known) + list(table.held)
+    seed = position_seed(tiles, ind, hidden_known)
+    scores = look(close, tiles, ind, hidden_known, memo, draws, rules.look_samples, rules.look_budget, seed)
+    top = max(scores, key=lambda s: s.score)  # the first of equals: the ranking's order breaks ties
+    if top is scores[0] or top.score <= scores[0].score + rules.look_margin:
+        return None
+    return close[scores.index(top)], top, scores[0]
+
+
 def _advise_discard(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[Tile], scheme: str, twin: bool,
                     with_outs: bool, memo: Memo, only_best: bool, table: Table, rules: Rules) -> Advice:
     decl = declare(tiles, ind, scheme, memo=memo)
@@ -243,7 +275,7 @@ def _advise_discard(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[
     found = discard_options(tiles, ind, known, memo, with_outs, only_best=only_best and with_outs)
     options = sorted(found, key=lambda o: rank_key(o, okey))
     safety = rules.safety and table.stock_left is not None and not decl.can_declare and len(options) > 1
-    if only_best and not safety:
+    if only_best and not (safety or rules.lookahead):
         options = options[:1]
     common = dict(hand=tuple(tiles), indicator=ind, seen=tuple(gone), indicator_twin=twin, scheme=scheme)
     if decl.can_declare:
@@ -264,8 +296,14 @@ def _advise_discard(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[
             pick, low, risk = kept
             notes = (Why("keep_back", (options[0].tile, pick.tile)),)
             options = [pick] + [o for o in options if o is not pick]
-        if only_best:
-            options = options[:1]
+    if rules.lookahead and not notes:
+        picked = look_ahead(options, tiles, ind, known, table, memo, rules)
+        if picked is not None:
+            pick, chosen, first = picked
+            notes = (Why("lookahead_note", (options[0], pick.tile, chosen, first)),)
+            options = [pick] + [o for o in options if o is not pick]
+    if only_best:
+        options = options[:1]
     best = options[0]
     # Tied discards are named when the tie-break chose (not the safety rule, which says why itself).
     ties = [o for o in options[1:] if (o.distance, o.outs) == (best.distance, best.outs)] if not notes else []

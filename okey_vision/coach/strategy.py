@@ -49,6 +49,14 @@ class Rules:
     safety_generic: float = 0.25  # weight of a partner copy merely unseen (1 for one known held)
     wait: bool = True            # a finished hand waits for an okey-discard finish when waiting pays
     explain: bool = False        # add the notes in player words (the tiles waited for, ...)
+    lookahead: bool = False      # close discards compared by sampled draws played forward (coach.lookahead)
+    look_draws: int = 6          # ... the player's draws played forward
+    look_samples: int = 200      # ... shuffles of the hidden tiles (each candidate plays the same ones)
+    look_budget: int = 40        # ... searches at most (a count, not a clock: the answer is deterministic)
+    look_candidates: int = 3     # ... the discards compared: the first ranked ones at the best's distance
+    look_ratio: float = 0.75     # ... with at least this share of the best's outs
+    look_distance: int = 2       # ... when the distance is 2 to this (at 1 the outs alone decide a draw)
+    look_margin: float = 0.0     # ... the lookahead's pick must score this much above the first ranked
 
 
 #: Distance, then outs: the advice before issue 14 (it advised waiting for an

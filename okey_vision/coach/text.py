@@ -19,6 +19,7 @@ from okey_vision.tiles import HAND_SIZE, MAX_HAND, Tile
 
 if TYPE_CHECKING:  # pragma: no cover - names for type hints only
     from okey_vision.coach.advice import Action, Advice
+    from okey_vision.coach.lookahead import Look
     from okey_vision.coach.ranking import DiscardOption
     from okey_vision.coach.reading import Reading
     from okey_vision.scoring import FinishKind
@@ -78,6 +79,12 @@ SENTENCES: dict[str, tuple[str, str]] = {
                   "took and kept), so keep {kept} back",
                   "; {kept} de aynı derecede iyi, ama sonraki oyuncu büyük olasılıkla onu topluyor (aldığı "
                   "taşlara uyuyor), bu yüzden {kept} taşını elde tut"),
+    "lookahead_note": ("; throwing {other} would wait for {other_outs} tiles, but played {draws} draws ahead "
+                       "in {samples} sampled deals, throwing {tile} finishes the hand in {won} of them (throwing "
+                       "{other}: {other_won}) and sooner on average: what you wait for next comes more often",
+                       "; {other} atınca {other_outs} taş beklersin, ama {samples} örnek dağıtımda {draws} çekiş "
+                       "ileri oynayınca {tile} atarsan el {won} kez biter ({other} atarsan {other_won} kez) ve "
+                       "ortalamada daha erken: sonra beklediğin taşlar daha sık gelir"),
     # what screens show
     "unreachable": ("no finish is possible with the tiles left", "kalan taşlarla bitirmek mümkün değil"),
     "finished": ("finished (distance 0)", "bitti (mesafe 0)"),
@@ -201,6 +208,12 @@ def waits_for(tiles: Sequence[Tile], outs: int, lang: str = "en") -> str:
 def keep_back(kept: Tile, thrown: Tile, lang: str = "en") -> str:
     """Why a tile is kept back from the next player (a note after the reason)."""
     return say("keep_back", lang, kept=kept.name, thrown=thrown.name)
+
+
+def lookahead_note(other: DiscardOption, tile: Tile, chosen: Look, first: Look, lang: str = "en") -> str:
+    """Why the lookahead throws ``tile`` rather than ``other``, ranked first by distance then outs (a note)."""
+    return say("lookahead_note", lang, tile=tile.name, other=other.tile.name, other_outs=other.outs,
+               draws=chosen.draws, samples=chosen.samples, won=chosen.wins, other_won=first.wins)
 
 
 def leave_reason(offered: Tile, now: Reading, lang: str = "en") -> str:
