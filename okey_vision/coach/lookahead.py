@@ -46,13 +46,14 @@ DISCOUNT = 0.78
 
 @dataclass(frozen=True)
 class Look:
-    """A candidate's lookahead score: the discounted share of samples finished within the draws."""
+    """A candidate's lookahead score: the discounted share of samples that reached the goal within the draws."""
 
     tile: Tile
     score: float
-    wins: int       # samples that finished within the draws
+    wins: int       # samples that reached the goal within the draws
     samples: int
     draws: int      # the draws each sample played
+    goal: int = 0   # the distance a sample must reach (0: finished)
 
 
 def _faces(mask: int) -> list[int]:
@@ -162,9 +163,11 @@ class Rollouts:
         """The tile a face is played by (the okey's face: the false joker)."""
         return FALSE_JOKER if face == self.okey.index else TILES[face]
 
-    def play(self, hand: tuple[Tile, ...], draws: Sequence[Tile]) -> int | None:
-        """The draw (1-based) at which the hand finishes, 0 if it does not
-        within ``draws``, None when the budget ran out on the way."""
+    def play(self, hand: tuple[Tile, ...], draws: Sequence[Tile], steps: int = 2) -> int | None:
+        """The draw (1-based) at which the hand has come ``steps`` exchanges
+        closer (or finished), 0 if it does not within ``draws``, None when
+        the budget ran out on the way."""
+        made = 0
         for i, t in enumerate(draws, 1):
             now = self.reading(hand)
             if now is None:
@@ -172,8 +175,9 @@ class Rollouts:
             distance, outs = now
             if t not in outs:
                 continue  # thrown straight back: the hand is unchanged
-            if distance == 1:
-                return i  # an out of a one-away hand finishes it
+            made += 1
+            if distance == 1 or made == steps:
+                return i  # finished, or as close as the goal
             nxt = self.keep(hand, t)
             if nxt is None:
                 return None
@@ -182,10 +186,12 @@ class Rollouts:
 
 
 def look(candidates: Sequence[DiscardOption], tiles: Sequence[Tile], indicator: Tile, known: Sequence[Tile],
-         memo: Memo, draws: int, samples: int, budget: int, seed: int) -> tuple[Look, ...]:
+         memo: Memo, draws: int, samples: int, budget: int, seed: int, steps: int = 2) -> tuple[Look, ...]:
     """Each candidate discard of the 15 ``tiles`` scored by the lookahead
     (same order): ``samples`` shuffles of the hidden tiles, ``draws`` draws
-    each, at most ``budget`` searches (samples past it are not played)."""
+    each, at most ``budget`` searches (samples past it are not played); a
+    sample succeeds when the hand comes ``steps`` exchanges closer (finished
+    from two away: two exchanges are what one out cannot show)."""
     rng = random.Random(seed)
     hidden = hidden_tiles(tiles, indicator, known)
     roll = Rollouts(indicator, known, memo, budget)
@@ -200,7 +206,7 @@ def look(candidates: Sequence[DiscardOption], tiles: Sequence[Tile], indicator: 
     draws = max(0, min(draws, len(hidden)))
     for _ in range(samples):
         sample = rng.sample(hidden, draws)
-        ends = [roll.play(hand, sample) for hand in hands]
+        ends = [roll.play(hand, sample, steps) for hand in hands]
         if any(e is None for e in ends):
             break  # out of budget: this sample is dropped for every candidate alike (paired)
         played += 1
@@ -208,5 +214,6 @@ def look(candidates: Sequence[DiscardOption], tiles: Sequence[Tile], indicator: 
             if e:
                 wins[c] += 1
                 scores[c] += DISCOUNT ** (e - 1)
-    return tuple(Look(o.tile, scores[c] / played if played else 0.0, wins[c], played, draws)
+    return tuple(Look(o.tile, scores[c] / played if played else 0.0, wins[c], played, draws,
+                      max(0, o.distance - steps))
                  for c, o in enumerate(candidates))

@@ -85,6 +85,14 @@ SENTENCES: dict[str, tuple[str, str]] = {
                        "; {other} atınca {other_outs} taş beklersin, ama {samples} örnek dağıtımda {draws} çekiş "
                        "ileri oynayınca {tile} atarsan el {won} kez biter ({other} atarsan {other_won} kez) ve "
                        "ortalamada daha erken: sonra beklediğin taşlar daha sık gelir"),
+    "lookahead_closer": ("; throwing {other} would wait for {other_outs} tiles, but played {draws} draws ahead "
+                         "in {samples} sampled deals, throwing {tile} comes within {goal} exchange(s) of finished "
+                         "in {won} of them (throwing {other}: {other_won}) and sooner on average: what you wait "
+                         "for next comes more often",
+                         "; {other} atınca {other_outs} taş beklersin, ama {samples} örnek dağıtımda {draws} "
+                         "çekiş ileri oynayınca {tile} atarsan bitişe {goal} değişim kalması {won} kez olur "
+                         "({other} atarsan {other_won} kez) ve ortalamada daha erken: sonra beklediğin taşlar "
+                         "daha sık gelir"),
     # what screens show
     "unreachable": ("no finish is possible with the tiles left", "kalan taşlarla bitirmek mümkün değil"),
     "finished": ("finished (distance 0)", "bitti (mesafe 0)"),
@@ -212,8 +220,9 @@ def keep_back(kept: Tile, thrown: Tile, lang: str = "en") -> str:
 
 def lookahead_note(other: DiscardOption, tile: Tile, chosen: Look, first: Look, lang: str = "en") -> str:
     """Why the lookahead throws ``tile`` rather than ``other``, ranked first by distance then outs (a note)."""
-    return say("lookahead_note", lang, tile=tile.name, other=other.tile.name, other_outs=other.outs,
-               draws=chosen.draws, samples=chosen.samples, won=chosen.wins, other_won=first.wins)
+    return say("lookahead_closer" if chosen.goal else "lookahead_note", lang, tile=tile.name, other=other.tile.name,
+               other_outs=other.outs, draws=chosen.draws, samples=chosen.samples, won=chosen.wins,
+               other_won=first.wins, goal=chosen.goal)
 
 
 def leave_reason(offered: Tile, now: Reading, lang: str = "en") -> str:
