@@ -33,7 +33,7 @@ from typing import Sequence
 
 from okey_vision.coach.pool import Pool
 from okey_vision.coach.ranking import DiscardOption, discard_options, rank_key
-from okey_vision.coach.reading import read, without
+from okey_vision.coach.reading import Reading, read, without
 from okey_vision.coach.templates import TemplateSearch
 from okey_vision.memo import Memo
 from okey_vision.tiles import FALSE_JOKER, FULL_SET, HAND_SIZE, TILES, Tile, okey_of
@@ -101,9 +101,9 @@ class Rollouts:
         """A hand's key: its tile indices, sorted."""
         return tuple(sorted(t.index for t in hand))
 
-    def seed(self, hand: Sequence[Tile], option: DiscardOption) -> None:
-        """Record a candidate 14's reading, already known from the ranking (no search)."""
-        self.readings[self.key(hand)] = (option.distance, frozenset(option.out_tiles))
+    def seed(self, hand: Sequence[Tile], distance: int, out_tiles: Sequence[Tile]) -> None:
+        """Record a candidate 14's reading, already known from the advice (no search)."""
+        self.readings[self.key(hand)] = (distance, frozenset(out_tiles))
 
     def reading(self, hand: Sequence[Tile]) -> tuple[int, frozenset[Tile]] | None:
         """(distance, out tiles) of a 14, or None past the budget."""
@@ -192,28 +192,50 @@ def look(candidates: Sequence[DiscardOption], tiles: Sequence[Tile], indicator: 
     each, at most ``budget`` searches (samples past it are not played); a
     sample succeeds when the hand comes ``steps`` exchanges closer (finished
     from two away: two exchanges are what one out cannot show)."""
-    rng = random.Random(seed)
-    hidden = hidden_tiles(tiles, indicator, known)
     roll = Rollouts(indicator, known, memo, budget)
     hands = []
     for o in candidates:
         hand = tuple(without(tiles, o.tile))
-        roll.seed(hand, o)
-        hands.append(hand)
-    scores = [0.0] * len(candidates)
-    wins = [0] * len(candidates)
+        roll.seed(hand, o.distance, o.out_tiles)
+        hands.append((o.tile, hand, o.distance, 0))
+    return _play(roll, hands, hidden_tiles(tiles, indicator, known), draws, samples, seed, steps)
+
+
+def look_take(tiles: Sequence[Tile], now: Reading, offered: Tile, after: DiscardOption, indicator: Tile,
+              known: Sequence[Tile], memo: Memo, draws: int, samples: int, budget: int, seed: int,
+              steps: int = 2) -> tuple[Look, Look]:
+    """Take-or-draw by the lookahead: (taking ``offered`` and throwing
+    ``after.tile``, drawing: its tile is ``offered``, left), on the same
+    samples; ``now``: the 14's reading. Taking spends this
+    turn's draw: its hand plays one draw fewer, each a turn later."""
+    roll = Rollouts(indicator, known, memo, budget)
+    taken = tuple(without(list(tiles) + [offered], after.tile))
+    roll.seed(taken, after.distance, after.out_tiles)
+    roll.seed(tuple(tiles), now.distance, now.out_tiles)
+    hands = [(after.tile, taken, after.distance, 1), (offered, tuple(tiles), now.distance, 0)]
+    take, draw = _play(roll, hands, hidden_tiles(list(tiles) + [offered], indicator, known), draws, samples, seed,
+                       steps)
+    return take, draw
+
+
+def _play(roll: Rollouts, hands: Sequence[tuple[Tile, tuple[Tile, ...], int, int]], hidden: list[Tile],
+          draws: int, samples: int, seed: int, steps: int) -> tuple[Look, ...]:
+    """Play every (tile, hand, distance, turns late) on the same samples; the scores in that order."""
+    rng = random.Random(seed)
+    scores = [0.0] * len(hands)
+    wins = [0] * len(hands)
     played = 0
     draws = max(0, min(draws, len(hidden)))
     for _ in range(samples):
         sample = rng.sample(hidden, draws)
-        ends = [roll.play(hand, sample, steps) for hand in hands]
+        ends = [roll.play(hand, sample[:draws - late], steps) for _, hand, _, late in hands]
         if any(e is None for e in ends):
             break  # out of budget: this sample is dropped for every candidate alike (paired)
         played += 1
         for c, e in enumerate(ends):
             if e:
                 wins[c] += 1
-                scores[c] += DISCOUNT ** (e - 1)
-    return tuple(Look(o.tile, scores[c] / played if played else 0.0, wins[c], played, draws,
-                      max(0, o.distance - steps))
-                 for c, o in enumerate(candidates))
+                scores[c] += DISCOUNT ** (e - 1 + hands[c][3])
+    return tuple(Look(tile, scores[c] / played if played else 0.0, wins[c], played, draws - late,
+                      max(0, distance - steps))
+                 for c, (tile, _, distance, late) in enumerate(hands))

@@ -57,6 +57,7 @@ class Rules:
     look_ratio: float = 0.75     # ... with at least this share of the best's outs
     look_distance: int = 2       # ... when the distance is 2 to this (at 1 the outs alone decide a draw)
     look_margin: float = 0.0     # ... the lookahead's pick must score this much above the first ranked
+    look_take: bool = False      # ... and take-or-draw when both leave the same distance
 
 
 #: Distance, then outs: the advice before issue 14 (it advised waiting for an

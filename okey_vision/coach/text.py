@@ -93,6 +93,20 @@ SENTENCES: dict[str, tuple[str, str]] = {
                          "çekiş ileri oynayınca {tile} atarsan bitişe {goal} değişim kalması {won} kez olur "
                          "({other} atarsan {other_won} kez) ve ortalamada daha erken: sonra beklediğin taşlar "
                          "daha sık gelir"),
+    "take_look_reason": ("take {tile}: the hand stays {distance} exchange(s) from finished either way, but "
+                         "played {draws} draws ahead in {samples} sampled deals, taking it and throwing {throw} {gets} "
+                         "in {won} of them (drawing: {other_won}) and sooner on average",
+                         "{tile} al: bitmeye yine {distance} değişim kalır, ama {samples} örnek dağıtımda {draws} "
+                         "çekiş ileri oynayınca alıp {throw} atarsan {gets} {won} kez (yerden çekersen "
+                         "{other_won} kez) ve ortalamada daha erken"),
+    "leave_look_reason": ("draw from the stock: {tile} keeps the hand {distance} exchange(s) from finished, and "
+                          "played {draws} draws ahead in {samples} sampled deals, drawing {gets} in {won} of "
+                          "them (taking it: {other_won}) and sooner on average",
+                          "yerden çek: {tile} eli kısaltmaz (bitmeye {distance} değişim), ve {samples} örnek "
+                          "dağıtımda {draws} çekiş ileri oynayınca yerden çekersen {gets} {won} kez (alırsan "
+                          "{other_won} kez) ve ortalamada daha erken"),
+    "look_gets_0": ("finishes", "el biter"),
+    "look_gets_n": ("comes within {goal} exchange(s) of finished", "bitişe {goal} değişim kalır"),
     # what screens show
     "unreachable": ("no finish is possible with the tiles left", "kalan taşlarla bitirmek mümkün değil"),
     "finished": ("finished (distance 0)", "bitti (mesafe 0)"),
@@ -223,6 +237,24 @@ def lookahead_note(other: DiscardOption, tile: Tile, chosen: Look, first: Look, 
     return say("lookahead_closer" if chosen.goal else "lookahead_note", lang, tile=tile.name, other=other.tile.name,
                other_outs=other.outs, draws=chosen.draws, samples=chosen.samples, won=chosen.wins,
                other_won=first.wins, goal=chosen.goal)
+
+
+def _gets(goal: int, lang: str) -> str:
+    """What a lookahead sample reaches: finished, or within ``goal`` exchanges of it."""
+    return say("look_gets_n", lang, goal=goal) if goal else say("look_gets_0", lang)
+
+
+def take_look_reason(offered: Tile, throw: Tile, took: Look, drew: Look, lang: str = "en") -> str:
+    """Why to take a tile that keeps the distance: the lookahead finishes more often after taking."""
+    return say("take_look_reason", lang, tile=offered.name, throw=throw.name, distance=took.goal + 2,
+               gets=_gets(took.goal, lang), draws=drew.draws, samples=took.samples, won=took.wins,
+               other_won=drew.wins)
+
+
+def leave_look_reason(offered: Tile, took: Look, drew: Look, lang: str = "en") -> str:
+    """Why to leave a tile that keeps the distance: the lookahead finishes more often after drawing."""
+    return say("leave_look_reason", lang, tile=offered.name, distance=drew.goal + 2, gets=_gets(drew.goal, lang),
+               draws=drew.draws, samples=drew.samples, won=drew.wins, other_won=took.wins)
 
 
 def leave_reason(offered: Tile, now: Reading, lang: str = "en") -> str:
