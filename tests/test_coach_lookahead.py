@@ -35,6 +35,19 @@ def test_the_lookahead_throws_what_distance_then_outs_keeps():
     assert "örnek dağıtımda" in new.explain("tr")
 
 
+def test_take_or_draw_by_the_lookahead():
+    hand, ind, off = "b9 k12 k7 r5 y3 k6 k1 k3 b10 k8 r3 b12 r4 r2", "b4", "y4"
+    kept = advise(hand, ind, offered=off)
+    assert kept.take and kept.why.sentence == "take_outs_reason"  # more outs after taking: take, says RULES
+    assert advise(hand, ind, offered=off, rules=LOOK).take  # the discard lookahead alone leaves it so
+    new = advise(hand, ind, offered=off, rules=dataclasses.replace(LOOK, look_take=True))
+    assert not new.take and new.why.sentence == "leave_look_reason" and new.distance == 2
+    _, took, drew = new.why.args
+    assert drew.score > took.score and drew.draws == took.draws + 1  # taking spends this turn's draw
+    assert new.reason.startswith("draw from the stock: y4 keeps the hand 2 exchange(s) from finished")
+    assert "yerden çek" in new.explain("tr")
+
+
 def test_the_lookahead_is_deterministic():
     a = advise(HAND, IND, rules=LOOK)
     b = advise(HAND, IND, rules=LOOK, memo=Memo())
