@@ -65,7 +65,8 @@ class Rules:
 BASIC = Rules()
 #: The rules kept: measured stronger on the tuning seeds (README, "Coach
 #: strength"). Waiting measured no gain for the bot (fewer wins, the same
-#: net points), so the advice declares at once, as the bot does.
+#: net points), so the advice declares at once, as the bot does; the
+#: lookahead measured no gain either and stays off.
 RULES = Rules(take_outs=True, wait=False, explain=True)
 
 
