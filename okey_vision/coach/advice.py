@@ -306,7 +306,7 @@ def _advise_discard(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[
             pick, low, risk = kept
             notes = (Why("keep_back", (options[0].tile, pick.tile)),)
             options = [pick] + [o for o in options if o is not pick]
-    if rules.lookahead and not notes:
+    if rules.lookahead and with_outs and not notes:  # the fast policy plays the outs
         picked = look_ahead(options, tiles, ind, known, table, memo, rules)
         if picked is not None:
             pick, chosen, first = picked
