@@ -1,7 +1,7 @@
 """Coach speed and memory: the worst ``advise`` times over many hands, and
 the memory of an app session and of a simulated game.
 
-    python benchmarks/coach_speed.py [--hands 200] [--rounds 20] [--memory [--session 1000]]
+    python benchmarks/coach_speed.py [--hands 200] [--rounds 20] [--memory [--session 1000]] [--rules lookahead=1]
 
 Times are this process's CPU time (other work on the machine does not
 inflate them). Hand sets: random 15-tile hands (nothing shared, far from
@@ -30,13 +30,16 @@ from collections import Counter
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
 
 from hands import pairs_hand, random_hand, scarce_hand  # noqa: E402
-from okey_vision.coach import advise  # noqa: E402
+from coach_strength import parse_rules  # noqa: E402
+from okey_vision.coach import RULES, advise  # noqa: E402
 from okey_vision.game import CoachPolicy, GreedyPolicy, play_game, play_round  # noqa: E402
 from okey_vision.memo import Memo  # noqa: E402
 from okey_vision.tiles import TILES, format_hand, parse_hand, parse_tile  # noqa: E402
 
 #: The issue's worst hand: seven pairs with both okeys (1.8 s before).
 ISSUE_HAND = ("b4 b4 b6 r7 k7 k7 r13 r13 r8 r8 b6 k12 k2 k2 y10", "b5")
+#: The rules timed (``--rules``: over :data:`RULES`, as the strength benchmark takes them).
+TIMED_RULES = RULES
 
 
 def _report(label: str, rows: list[tuple[float, str]]) -> None:
@@ -49,7 +52,7 @@ def _report(label: str, rows: list[tuple[float, str]]) -> None:
 
 def _timed(hand, ind, seen=(), offered=None, memo=None, table=None) -> float:
     t0 = time.process_time()
-    advise(hand, ind, seen, offered=offered, memo=memo, table=table)
+    advise(hand, ind, seen, offered=offered, memo=memo, table=table, rules=TIMED_RULES)
     return (time.process_time() - t0) * 1000
 
 
@@ -97,7 +100,7 @@ class _Timed(CoachPolicy):
     on each of its 15-tile hands and on each offered tile, with its own memo."""
 
     def __init__(self, rows: list) -> None:
-        super().__init__()
+        super().__init__(rules=TIMED_RULES)
         self.rows = rows
 
     def take(self, view, rng):
@@ -167,7 +170,11 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=20, help="simulated 4-player rounds (coach + 3 greedy)")
     ap.add_argument("--memory", action="store_true", help="also measure an app session and a game")
     ap.add_argument("--session", type=int, default=1000, help="advices in the measured app session")
+    ap.add_argument("--rules", default="", help="the coach's rules over RULES, e.g. lookahead=1")
     args = ap.parse_args()
+    global TIMED_RULES
+    TIMED_RULES = parse_rules(args.rules)
+    print(f"coach rules: {TIMED_RULES}")
     if args.hands:
         hand_sets(args.hands, args.seed)
     if args.rounds:

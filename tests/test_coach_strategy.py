@@ -35,7 +35,7 @@ def test_a_copy_an_opponent_took_is_not_counted_as_an_out():
     hand, ind = "b6 k10 k8 k13 b13 fj y12 r11 r6 r9 b8 r13 b8 y10 k12", "b7"
     table = Table(players=4, stock_left=40, held=tuple(parse_hand("r10 r10")))  # an opponent took both r10
     basic = advise(hand, ind, rules=BASIC, table=table)
-    new = advise(hand, ind, rules=Rules(held_gone=True), table=table)
+    new = advise(hand, ind, rules=Rules(held_gone=True, explain=True), table=table)
     assert (basic.best.tile.name, basic.best.outs) == ("fj", 12) and "r10" in [t.name for t in basic.best.out_tiles]
     # Weighted by what can still come, throwing fj waits for 10 (the r10s are gone): r11 waits for 11.
     assert (new.best.tile.name, new.best.outs) == ("r11", 11) and new.best.distance == basic.best.distance

@@ -10,6 +10,8 @@ module, each using only the public names of the others:
   the seven-pairs distance;
 - :mod:`~okey_vision.coach.reading`: the distance by each route and the outs;
 - :mod:`~okey_vision.coach.ranking`: every discard of 15 tiles, best first;
+- :mod:`~okey_vision.coach.lookahead`: close discards compared by sampled
+  draws played forward (deterministic, bounded by a count of searches);
 - :mod:`~okey_vision.coach.strategy`: what a player knows of the table
   (:class:`Table`) and the decision rules past distance-then-outs
   (:class:`Rules`: :data:`RULES` kept, :data:`BASIC` off);

@@ -14,10 +14,11 @@ from enum import Enum
 from typing import Iterable, Sequence
 
 from okey_vision.coach import text
+from okey_vision.coach.lookahead import Look, look, look_take, position_seed
 from okey_vision.coach.pool import Pool
 from okey_vision.coach.ranking import DiscardOption, discard_options, rank_key
 from okey_vision.coach.reading import Reading, checked, distance_after_discard, read, without
-from okey_vision.coach.strategy import BASIC, RULES, Rules, Table, danger, outs_worth_taking, unseen
+from okey_vision.coach.strategy import RULES, Rules, Table, danger, outs_worth_taking, unseen
 from okey_vision.coach.templates import TemplateSearch
 from okey_vision.errors import HandSizeError
 from okey_vision.memo import Memo, owned
@@ -202,7 +203,7 @@ def advise(hand: Iterable[Tile | str] | str, indicator: Tile | str, seen: Iterab
     if len(tiles) == MAX_HAND and off is None:
         return _advise_discard(tiles, ind, gone, known, scheme, twin, with_outs, memo, only_best, table, rules)
     if len(tiles) == HAND_SIZE:
-        return _advise_draw(tiles, ind, gone, known, off, scheme, twin, with_outs, memo, rules)
+        return _advise_draw(tiles, ind, gone, known, off, scheme, twin, with_outs, memo, rules, table)
     need = (f"{HAND_SIZE} tiles and the offered discard, or {MAX_HAND} tiles" if off is None
             else f"{HAND_SIZE} tiles with an offered discard")
     raise HandSizeError(f"advice needs {need}; got {len(tiles)} tiles: {format_hand(tiles)[:80]!r}")
@@ -236,6 +237,47 @@ def keep_back(options: Sequence[DiscardOption], tiles: Sequence[Tile], seen: Seq
     return pick, low, risk
 
 
+def _look_draws(rules: Rules, table: Table) -> int:
+    """The player's draws the lookahead plays: ``rules.look_draws``, fewer
+    when the stock runs out first (shared: the player draws one tile in ``players``)."""
+    if table.stock_left is None:
+        return rules.look_draws
+    return min(rules.look_draws, -(-table.stock_left // table.players))
+
+
+def _not_drawable(known: Sequence[Tile], table: Table, rules: Rules) -> list[Tile]:
+    """The tiles the lookahead's samples leave out: those seen, and the copies
+    opponents are known to hold (whatever ``held_gone`` says for the outs)."""
+    return list(known) if rules.held_gone else list(known) + list(table.held)
+
+
+def look_ahead(options: Sequence[DiscardOption], tiles: Sequence[Tile], ind: Tile, known: Sequence[Tile],
+               table: Table, memo: Memo, rules: Rules) -> tuple[DiscardOption, Look, Look] | None:
+    """The lookahead rule: among the first-ranked discards at the best's
+    distance (2 to ``rules.look_distance``) with enough of its outs, the one
+    whose 14 finishes most often in sampled draws played forward, when it is
+    not the first ranked: (that discard, its score, the first's), or None."""
+    best = options[0]
+    if not 2 <= best.distance <= rules.look_distance:
+        return None
+    # The fast policy plays the melds route (seven pairs would need the full ranking at every draw).
+    close = [o for o in options if o.distance == best.distance and o.outs >= rules.look_ratio * best.outs
+             and o.route == "melds"]
+    if not close or close[0] is not best:
+        return None
+    close = close[:rules.look_candidates]
+    if len(close) < 2:
+        return None
+    draws = _look_draws(rules, table)
+    hidden_known = _not_drawable(known, table, rules)
+    seed = position_seed(tiles, ind, hidden_known)
+    scores = look(close, tiles, ind, hidden_known, memo, draws, rules.look_samples, rules.look_budget, seed)
+    top = max(scores, key=lambda s: s.score)  # the first of equals: the ranking's order breaks ties
+    if top is scores[0] or top.score <= scores[0].score + rules.look_margin:
+        return None
+    return close[scores.index(top)], top, scores[0]
+
+
 def _advise_discard(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[Tile], scheme: str, twin: bool,
                     with_outs: bool, memo: Memo, only_best: bool, table: Table, rules: Rules) -> Advice:
     decl = declare(tiles, ind, scheme, memo=memo)
@@ -243,7 +285,7 @@ def _advise_discard(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[
     found = discard_options(tiles, ind, known, memo, with_outs, only_best=only_best and with_outs)
     options = sorted(found, key=lambda o: rank_key(o, okey))
     safety = rules.safety and table.stock_left is not None and not decl.can_declare and len(options) > 1
-    if only_best and not safety:
+    if only_best and not (safety or rules.lookahead):
         options = options[:1]
     common = dict(hand=tuple(tiles), indicator=ind, seen=tuple(gone), indicator_twin=twin, scheme=scheme)
     if decl.can_declare:
@@ -264,12 +306,18 @@ def _advise_discard(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[
             pick, low, risk = kept
             notes = (Why("keep_back", (options[0].tile, pick.tile)),)
             options = [pick] + [o for o in options if o is not pick]
-        if only_best:
-            options = options[:1]
+    if rules.lookahead and with_outs and not notes:  # the fast policy plays the outs
+        picked = look_ahead(options, tiles, ind, known, table, memo, rules)
+        if picked is not None:
+            pick, chosen, first = picked
+            notes = (Why("lookahead_note", (options[0], pick.tile, chosen, first)),)
+            options = [pick] + [o for o in options if o is not pick]
+    if only_best:
+        options = options[:1]
     best = options[0]
     # Tied discards are named when the tie-break chose (not the safety rule, which says why itself).
     ties = [o for o in options[1:] if (o.distance, o.outs) == (best.distance, best.outs)] if not notes else []
-    notes = notes + _waits_for(best.out_tiles, best.outs) if rules != BASIC else notes
+    notes = notes + _waits_for(best.out_tiles, best.outs) if rules.explain else notes
     return Advice(action=Action.DISCARD, why=Why("discard_reason", (best, tuple(ties))), distance=best.distance,
                   discards=tuple(options), notes=notes, **common)
 
@@ -291,14 +339,15 @@ def take_offered(tiles: Sequence[Tile], ind: Tile, gone: Sequence[Tile], offered
 
 
 def _advise_draw(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[Tile], off: Tile | None,
-                 scheme: str, twin: bool, with_outs: bool, memo: Memo, rules: Rules) -> Advice:
+                 scheme: str, twin: bool, with_outs: bool, memo: Memo, rules: Rules, table: Table) -> Advice:
     now = read(Pool.of(tiles, ind, known + ([off] if off else [])), TemplateSearch(memo), with_outs=with_outs)
     common = dict(hand=tuple(tiles), indicator=ind, seen=tuple(gone), distance=now.distance, outs=now.outs,
                   out_tiles=now.out_tiles, indicator_twin=twin, scheme=scheme)
-    waits = _waits_for(now.out_tiles, now.outs) if rules != BASIC else ()
+    waits = _waits_for(now.out_tiles, now.outs) if rules.explain else ()
     if off is None:
         return Advice(action=Action.DRAW, why=Why("draw_reason", (now,)), notes=waits, **common)
     take, finishes = take_offered(tiles, ind, known, off, now, scheme, memo)
+    after: DiscardOption | None = None
     if take:
         why = Why("take_reason", (off, now, finishes))
     else:
@@ -317,5 +366,21 @@ def _advise_draw(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[Til
                     outs_worth_taking(now.outs, after.outs, hidden, rules.take_margin):
                 take = True
                 why = Why("take_outs_reason", (off, after.tile, now, after))
+    if rules.lookahead and rules.look_take and with_outs and not finishes and now.route == "melds" and \
+            2 <= now.distance <= rules.look_distance and (not take or after is not None):
+        if after is None:
+            after = min(discard_options(tiles + [off], ind, known, memo, True, only_best=True),
+                        key=lambda o: rank_key(o, okey_of(ind)))
+        if after.distance == now.distance and after.route == "melds":
+            # Same distance either way: the lookahead weighs what each leaves to wait for next.
+            draws = _look_draws(rules, table)
+            gone_too = _not_drawable(known, table, rules)
+            seed = position_seed(tiles + [off], ind, gone_too, 1)
+            took, drew = look_take(tiles, now, off, after, ind, gone_too, memo, draws, rules.look_samples,
+                                   rules.look_budget, seed)
+            if not take and took.score > drew.score + rules.look_margin:
+                take, why = True, Why("take_look_reason", (off, after.tile, took, drew))
+            elif take and drew.score > took.score + rules.look_margin:
+                take, why = False, Why("leave_look_reason", (off, took, drew))
     return Advice(action=Action.TAKE if take else Action.DRAW, why=why, offered=off, take=take,
                   notes=() if take else waits, **common)

@@ -7,7 +7,7 @@ opponent took from a pile and still holds (a take is public), and what the
 next player threw. :class:`Rules` says which of the issue-14 rules the
 advice applies; :data:`RULES` is the set measured stronger on the tuning
 seeds, :data:`BASIC` is distance-then-outs alone (the advice before issue
-14, kept for the equivalence check).
+14, kept for the equivalence check: no notes either, ``explain=False``).
 
 >>> from okey_vision.tiles import parse_tile
 >>> t = Table(players=4, stock_left=30, next_pile=(parse_tile("r5"),), next_held=(parse_tile("k9"),))
@@ -48,6 +48,16 @@ class Rules:
     safety_ratio: float = 0.5    # ... and only when the safer tile's danger is at most this share
     safety_generic: float = 0.25  # weight of a partner copy merely unseen (1 for one known held)
     wait: bool = True            # a finished hand waits for an okey-discard finish when waiting pays
+    explain: bool = False        # add the notes in player words (the tiles waited for, ...)
+    lookahead: bool = False      # close discards compared by sampled draws played forward (coach.lookahead)
+    look_draws: int = 6          # ... the player's draws played forward
+    look_samples: int = 200      # ... shuffles of the hidden tiles (each candidate plays the same ones)
+    look_budget: int = 40        # ... searches at most (a count, not a clock: the answer is deterministic)
+    look_candidates: int = 3     # ... the discards compared: the first ranked ones at the best's distance
+    look_ratio: float = 0.75     # ... with at least this share of the best's outs
+    look_distance: int = 2       # ... when the distance is 2 to this (at 1 the outs alone decide a draw)
+    look_margin: float = 0.0     # ... the lookahead's pick must score this much above the first ranked
+    look_take: bool = False      # ... and take-or-draw when both leave the same distance
 
 
 #: Distance, then outs: the advice before issue 14 (it advised waiting for an
@@ -55,8 +65,9 @@ class Rules:
 BASIC = Rules()
 #: The rules kept: measured stronger on the tuning seeds (README, "Coach
 #: strength"). Waiting measured no gain for the bot (fewer wins, the same
-#: net points), so the advice declares at once, as the bot does.
-RULES = Rules(take_outs=True, wait=False)
+#: net points), so the advice declares at once, as the bot does; the
+#: lookahead measured no gain either and stays off.
+RULES = Rules(take_outs=True, wait=False, explain=True)
 
 
 #: How much each meld partner of a tile makes the next player want it.

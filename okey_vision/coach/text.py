@@ -19,6 +19,7 @@ from okey_vision.tiles import HAND_SIZE, MAX_HAND, Tile
 
 if TYPE_CHECKING:  # pragma: no cover - names for type hints only
     from okey_vision.coach.advice import Action, Advice
+    from okey_vision.coach.lookahead import Look
     from okey_vision.coach.ranking import DiscardOption
     from okey_vision.coach.reading import Reading
     from okey_vision.scoring import FinishKind
@@ -78,6 +79,34 @@ SENTENCES: dict[str, tuple[str, str]] = {
                   "took and kept), so keep {kept} back",
                   "; {kept} de aynı derecede iyi, ama sonraki oyuncu büyük olasılıkla onu topluyor (aldığı "
                   "taşlara uyuyor), bu yüzden {kept} taşını elde tut"),
+    "lookahead_note": ("; throwing {other} would wait for {other_outs} tiles, but played {draws} draws ahead "
+                       "in {samples} sampled deals, throwing {tile} finishes the hand in {won} of them (throwing "
+                       "{other}: {other_won}) and sooner on average: what you wait for next comes more often",
+                       "; {other} atınca {other_outs} taş beklersin, ama {samples} örnek dağıtımda {draws} çekiş "
+                       "ileri oynayınca {tile} atarsan el {won} kez biter ({other} atarsan {other_won} kez) ve "
+                       "ortalamada daha erken: sonra beklediğin taşlar daha sık gelir"),
+    "lookahead_closer": ("; throwing {other} would wait for {other_outs} tiles, but played {draws} draws ahead "
+                         "in {samples} sampled deals, throwing {tile} comes within {goal} exchange(s) of finished "
+                         "in {won} of them (throwing {other}: {other_won}) and sooner on average: what you wait "
+                         "for next comes more often",
+                         "; {other} atınca {other_outs} taş beklersin, ama {samples} örnek dağıtımda {draws} "
+                         "çekiş ileri oynayınca {tile} atarsan bitişe {goal} değişim kalması {won} kez olur "
+                         "({other} atarsan {other_won} kez) ve ortalamada daha erken: sonra beklediğin taşlar "
+                         "daha sık gelir"),
+    "take_look_reason": ("take {tile}: the hand stays {distance} exchange(s) from finished either way, but "
+                         "played {draws} draws ahead in {samples} sampled deals, taking it and throwing {throw} {gets} "
+                         "in {won} of them (drawing: {other_won}) and sooner on average",
+                         "{tile} al: bitmeye yine {distance} değişim kalır, ama {samples} örnek dağıtımda {draws} "
+                         "çekiş ileri oynayınca alıp {throw} atarsan {gets} {won} kez (yerden çekersen "
+                         "{other_won} kez) ve ortalamada daha erken"),
+    "leave_look_reason": ("draw from the stock: {tile} keeps the hand {distance} exchange(s) from finished, and "
+                          "played {draws} draws ahead in {samples} sampled deals, drawing {gets} in {won} of "
+                          "them (taking it: {other_won}) and sooner on average",
+                          "yerden çek: {tile} eli kısaltmaz (bitmeye {distance} değişim), ve {samples} örnek "
+                          "dağıtımda {draws} çekiş ileri oynayınca yerden çekersen {gets} {won} kez (alırsan "
+                          "{other_won} kez) ve ortalamada daha erken"),
+    "look_gets_0": ("finishes", "el biter"),
+    "look_gets_n": ("comes within {goal} exchange(s) of finished", "bitişe {goal} değişim kalır"),
     # what screens show
     "unreachable": ("no finish is possible with the tiles left", "kalan taşlarla bitirmek mümkün değil"),
     "finished": ("finished (distance 0)", "bitti (mesafe 0)"),
@@ -201,6 +230,31 @@ def waits_for(tiles: Sequence[Tile], outs: int, lang: str = "en") -> str:
 def keep_back(kept: Tile, thrown: Tile, lang: str = "en") -> str:
     """Why a tile is kept back from the next player (a note after the reason)."""
     return say("keep_back", lang, kept=kept.name, thrown=thrown.name)
+
+
+def lookahead_note(other: DiscardOption, tile: Tile, chosen: Look, first: Look, lang: str = "en") -> str:
+    """Why the lookahead throws ``tile`` rather than ``other``, ranked first by distance then outs (a note)."""
+    return say("lookahead_closer" if chosen.goal else "lookahead_note", lang, tile=tile.name, other=other.tile.name,
+               other_outs=other.outs, draws=chosen.draws, samples=chosen.samples, won=chosen.wins,
+               other_won=first.wins, goal=chosen.goal)
+
+
+def _gets(goal: int, lang: str) -> str:
+    """What a lookahead sample reaches: finished, or within ``goal`` exchanges of it."""
+    return say("look_gets_n", lang, goal=goal) if goal else say("look_gets_0", lang)
+
+
+def take_look_reason(offered: Tile, throw: Tile, took: Look, drew: Look, lang: str = "en") -> str:
+    """Why to take a tile that keeps the distance: the lookahead finishes more often after taking."""
+    return say("take_look_reason", lang, tile=offered.name, throw=throw.name, distance=took.goal + 2,
+               gets=_gets(took.goal, lang), draws=drew.draws, samples=took.samples, won=took.wins,
+               other_won=drew.wins)
+
+
+def leave_look_reason(offered: Tile, took: Look, drew: Look, lang: str = "en") -> str:
+    """Why to leave a tile that keeps the distance: the lookahead finishes more often after drawing."""
+    return say("leave_look_reason", lang, tile=offered.name, distance=drew.goal + 2, gets=_gets(drew.goal, lang),
+               draws=drew.draws, samples=drew.samples, won=drew.wins, other_won=took.wins)
 
 
 def leave_reason(offered: Tile, now: Reading, lang: str = "en") -> str:
