@@ -136,7 +136,7 @@ def _best_sides(maps: Sequence[np.ndarray], sides: Sequence[tuple[np.ndarray, np
         contrast = flat[(side[:, None] * h + yi) * w + xi].mean(1)
         return contrast, contrast - PULL * (np.abs(a) + np.abs(b)) / 2
 
-    def best(side: np.ndarray, a: np.ndarray, b: np.ndarray) -> list[int]:
+    def best(side: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[list[int], np.ndarray]:
         c, s = score(side, a, b)
         return [int(np.flatnonzero(side == k)[np.argmax(s[side == k])]) for k in range(len(sides))], c
 
