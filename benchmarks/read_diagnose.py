@@ -2,6 +2,8 @@
 
     python benchmarks/read_diagnose.py                       # player-style seed 9201, 60 scenes
     python benchmarks/read_diagnose.py --seed 9201 --count 60 --models runs/eval --per-scene
+    python benchmarks/read_diagnose.py --misses                  # only the miss-cause table
+    python benchmarks/read_diagnose.py --misses --scenes data/eval-synth-player-9201-60.pkl
 
 Splits the errors of :mod:`read_accuracy`'s rules by cause: misses and
 false reads by scene kind (``side``: rack tile heights differ by more than
@@ -11,6 +13,16 @@ rows vs apart, wrong reads by number / colour / both, the commonest number
 confusions, the detector's corner error (max corner offset over the tile's
 height, angle of its long axis) and the classifiers with the *true* corners
 (an oracle detector), which separates the classifiers from the geometry.
+
+``--misses``: every missed *rack* tile by the first stage that loses it, on
+the detector path the photo took (upright, oriented, ``/both``: read both
+ways, this one kept): no box at all (IoU >= 0.4 with the tile) above
+``LOW_CONF``; only boxes below the reader's confidence; removed by NMS / the
+"inside a surer box" rule; by the edge-cut rule; as a blank; by ``NO_FACE``;
+or a read survives but the one-to-one matching gave it another tile. Each
+miss also says whether a read covers the tile only partly (IoU 0.1-0.4: a
+box shifted onto two tiles). Matched rack tiles put ``APART`` are counted
+too (not misses, but off the rack).
 
 For choices only: the default seed (9201) is the validation set; never run
 it on the test seeds (9001, 9101) to choose anything.
@@ -40,6 +52,8 @@ VAL_SEED = 9201
 SIDE_RATIO = 1.25
 #: Median tile height (px) under which a scene counts as small.
 SMALL_PX = 40.0
+#: ``--misses``: the lowest detector confidence looked at.
+LOW_CONF = 0.05
 
 
 def scene_kind(scene) -> str:
@@ -56,6 +70,103 @@ def axis_aligned(quad: np.ndarray) -> bool:
     return bool(np.all(np.abs(q - np.roll(q, 1, axis=0)).min(1) < 0.5))
 
 
+def detector_stages(reader, img, stem: str) -> dict:
+    """One detector's boxes on ``img`` at three stages, at the size the reader
+    used: ``raw`` (score >= LOW_CONF, no suppression), ``above`` (score >= the
+    reader's confidence, no suppression) and ``kept`` (what the reader keeps)."""
+    from okey_vision.vision import reader as rmod
+
+    sizes: list[int] = []
+    detect_at = reader._detect_at
+
+    def record(im, size, st="detector"):
+        sizes.append(size)
+        return detect_at(im, size, st)
+
+    reader._detect_at = record
+    try:
+        kept = reader._detect_with(stem, img)
+    finally:
+        del reader._detect_at
+    saved = (reader.conf, reader.iou, reader.max_tiles, rmod.suppress_inner, rmod.suppress_inner_quads)
+    try:
+        rmod.suppress_inner = lambda boxes, scores, idx, frac: idx
+        rmod.suppress_inner_quads = lambda quads, scores, idx, frac: idx
+        reader.iou, reader.max_tiles = 1.0, 10 ** 6   # NMS keeps every box
+        reader.conf = LOW_CONF
+        raw = detect_at(img, sizes[-1], stem)[0]
+        reader.conf = saved[0]
+        above = detect_at(img, sizes[-1], stem)[0]
+    finally:
+        reader.conf, reader.iou, reader.max_tiles, rmod.suppress_inner, rmod.suppress_inner_quads = saved
+    return {"raw": raw, "above": above, "kept": kept}
+
+
+def miss_causes(reader, scenes) -> int:
+    """Print the miss-cause table (``--misses``) for rendered scenes."""
+    from read_accuracy import iou
+
+    from okey_vision.vision import reader as rmod
+    from okey_vision.vision.reads import APART
+
+    def covers(dets, box, lo=0.4, hi=2.0) -> bool:
+        return any(lo <= iou(box, d.box) < hi for d in dets)
+
+    causes: collections.Counter = collections.Counter()
+    by_path: collections.Counter = collections.Counter()
+    tiles: collections.Counter = collections.Counter()
+    photos: collections.Counter = collections.Counter()
+    stages = ("no box >= %.2f" % LOW_CONF, "box only below conf %.2f" % reader.conf,
+              "removed by NMS / inside a surer box", "removed by the edge-cut rule",
+              "removed as a blank (no ink)", "removed by NO_FACE", "read kept, matched to another tile")
+    for sc in scenes:
+        img = sc.image
+        axis = detector_stages(reader, img, rmod.AXIS_DETECTOR)
+        if rmod.upright_photo(axis["kept"]):
+            cands = [("upright", axis)]
+        elif rmod.upright_photo(axis["kept"], rmod.AMBIGUOUS_ASPECT):
+            cands = [("upright", axis), ("oriented", detector_stages(reader, img, "detector"))]
+        else:
+            cands = [("oriented", detector_stages(reader, img, "detector"))]
+        best = None
+        for name, st in cands:  # the reader's choice (RackReader._read)
+            trace: dict = {}
+            reads = reader._read_dets(img, st["kept"], None, True, trace=trace)
+            conf = float(np.mean([r.confidence for r in reads])) if reads else 0.0
+            if best is None or conf > best[0]:
+                best = (conf, name, st, trace, reads)
+        _, name, st, trace, reads = best
+        path = name + ("/both" if len(cands) == 2 else "")
+        photos[path] += 1
+        mt = dict(match([(t.tile, t.box) for t in sc.tiles], reads))
+        for a, t in enumerate(sc.tiles):
+            if not t.on_rack:
+                continue
+            tiles[path] += 1
+            if a in mt:
+                causes["(matched, put APART)"] += reads[mt[a]].row == APART
+                continue
+            b = t.box
+            lost = [not covers(st["raw"], b), not covers(st["above"], b), not covers(st["kept"], b),
+                    not covers(trace.get("cut", []), b), "ink" in trace and not covers(trace["ink"], b),
+                    not covers(trace.get("face", []), b), True]
+            c = stages[lost.index(True)]
+            causes[c] += 1
+            by_path[(path, c)] += 1
+            causes["(of the misses: a read covers it partly, IoU 0.1-0.4)"] += covers(reads, b, 0.1, 0.4)
+    n = sum(v for k, v in causes.items() if not k.startswith("("))
+    print(f"missed rack tiles: {n} of {sum(tiles.values())}; photos by detector path: "
+          + ", ".join(f"{k} {v} ({tiles[k]} rack tiles)" for k, v in sorted(photos.items())))
+    paths = sorted(photos)
+    print(f"| cause | all | {' | '.join(paths)} |")
+    print("|---|---:|" + "---:|" * len(paths))
+    for c in stages:
+        print(f"| {c} | {causes[c]} | " + " | ".join(str(by_path[(p, c)]) for p in paths) + " |")
+    for k in sorted(k for k in causes if k.startswith("(")):
+        print(f"| {k} | {causes[k]} |")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--seed", type=int, default=VAL_SEED)
@@ -63,6 +174,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--recipe", default="synth-player.yaml")
     p.add_argument("--models", help="model folder (default: the shipped models)")
     p.add_argument("--per-scene", action="store_true")
+    p.add_argument("--misses", action="store_true", help="only the miss-cause table")
+    p.add_argument("--scenes", help="a pickle of the rendered scenes (list of Scene) instead of rendering")
     args = p.parse_args(argv)
 
     from okey_vision.synth import load_config
@@ -76,6 +189,15 @@ def main(argv: list[str] | None = None) -> int:
 
     reader = RackReader(args.models).load()
     cfg = load_config(ROOT / "datasets" / args.recipe)
+    if args.scenes:
+        import pickle
+
+        scenes = pickle.loads(Path(args.scenes).read_bytes())[: args.count]
+    else:
+        scenes = None
+    if args.misses:
+        return miss_causes(reader, scenes or [render_scene(image_seed(args.seed, i), cfg)
+                                              for i in range(args.count)])
     score = Score(f"{args.recipe} seed {args.seed} x{args.count}")
     causes: collections.Counter = collections.Counter()
     numbers: collections.Counter = collections.Counter()
@@ -84,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     fitted = []   # (detected, refined) mean corner distance / tile height, oriented reads
     oracle = collections.Counter()
     for i in range(args.count):
-        sc = render_scene(image_seed(args.seed, i), cfg)
+        sc = scenes[i] if scenes else render_scene(image_seed(args.seed, i), cfg)
         reads = reader.read(sc.image)
         truth = [(t.tile, t.box) for t in sc.tiles]
 

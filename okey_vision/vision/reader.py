@@ -400,16 +400,22 @@ class RackReader:
         return best
 
     def _read_dets(self, img: np.ndarray, dets: list[Detection], indicator: Tile | str | None,
-                   consistent: bool) -> list[TileRead]:
-        """The reads of one detector's boxes, in rack order."""
+                   consistent: bool, trace: dict | None = None) -> list[TileRead]:
+        """The reads of one detector's boxes, in rack order. ``trace``, if
+        given, receives the detections left after each filter (``cut``,
+        ``ink``, ``face``): for benchmarks/read_diagnose.py."""
         if not dets:
             return []
         dets = drop_cut_tiles(dets, img.shape[1], img.shape[0])
+        if trace is not None:
+            trace["cut"] = list(dets)
         quads = [d.quad if d.quad is not None else box_quad(d.box) for d in dets]
         if DROP_BLANKS:  # a blank (face-down) tile has no ink: never a read
             keep = have_ink(img, [upright_quad(q) for q in quads])
             dets = [d for d, k in zip(dets, keep) if k]
             quads = [q for q, k in zip(quads, keep) if k]
+            if trace is not None:
+                trace["ink"] = list(dets)
             if not dets:
                 return []
         fitted = None
@@ -427,6 +433,8 @@ class RackReader:
             quads = [q for q, k in zip(quads, keep) if k]
             probs = probs[keep]
             details = {key: v[keep] for key, v in details.items()}
+        if trace is not None:
+            trace["face"] = list(dets)
         reason = GREYSCALE_REASON if is_greyscale(img) else ""
         reads = []
         for d, p, q, t in zip(dets, probs, quads, details["turn"]):
