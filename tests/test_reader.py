@@ -203,6 +203,25 @@ def test_rows_follow_a_diagonal_rack() -> None:
     assert [r.row for r in out] == [0] * 6 + [1] * 5 + [APART]
 
 
+def test_rows_follow_the_row_when_the_boxes_are_turned() -> None:
+    """A side view: the detector's boxes turned 35 degrees off a level rack
+    row; the rows follow the tiles' neighbours, not the boxes' axes."""
+    from okey_vision.tiles import parse_tile
+    from okey_vision.vision.crops import obb_quad
+    from okey_vision.vision.reads import rack_order
+
+    ang = math.radians(35)
+    reads = []
+    for row, n in ((0, 6), (1, 5)):
+        for i in range(n):
+            q = obb_quad(300.0 + 24 * i, 200.0 + 45 * row, 20, 30, ang)
+            box = (q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max())
+            reads.append(TileRead(box, parse_tile(f"r{i + 1 + 6 * row}"), 0.9, quad=tuple(map(tuple, q))))
+    out = rack_order(assign_rows(reads[::-1]))
+    assert [r.name for r in out] == [f"r{k}" for k in range(1, 12)]
+    assert [r.row for r in out] == [0] * 6 + [1] * 5
+
+
 def test_rows_and_apart() -> None:
     def tr(x, y):
         from okey_vision.tiles import parse_tile
