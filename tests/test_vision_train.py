@@ -67,3 +67,56 @@ def test_mix_weights_interpolates(tmp_path) -> None:
     got = torch.load(str(out), weights_only=False)
     assert torch.allclose(got["model"].float().weight, torch.full((2,), 2.5))
     assert int(got["model"].num_batches_tracked) == 3 and got["ema"] is None
+
+
+@pytest.mark.parametrize("stem, size", [("detector", 320), ("number", 64), ("color", 32)])
+def test_recovered_checkpoint_computes_what_the_shipped_onnx_does(tmp_path, stem, size) -> None:
+    """train --init models/<stem>.onnx: the checkpoint rebuilt from the shipped
+    (BatchNorm-fused, fp16-stored) ONNX model gives its outputs, and trains."""
+    torch = pytest.importorskip("torch")
+    ort = pytest.importorskip("onnxruntime")
+    from okey_vision.vision import train
+
+    onnx_path = train.MODELS / f"{stem}.onnx"
+    pt = train.recover_pt(onnx_path, tmp_path / f"{stem}.pt")
+    ckpt = torch.load(pt, map_location="cpu", weights_only=False)
+    net = ckpt["model"].float().eval()
+    from pathlib import Path
+
+    # the embedded sample rack photo (random noise would leave every anchor unsure)
+    photo = cv2.imread(str(Path(train.__file__).parents[1] / "data" / "sample_rack.jpg"))
+    x = cv2.resize(photo, (size, size))[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255
+    x = np.ascontiguousarray(x)
+    with torch.no_grad():
+        y = net(torch.from_numpy(x))
+    y = (y[0] if isinstance(y, (tuple, list)) else y).numpy()
+    sess = ort.InferenceSession(str(onnx_path), providers=["CPUExecutionProvider"])
+    z = sess.run(None, {sess.get_inputs()[0].name: x})[0]
+    assert y.shape == z.shape
+    if stem == "detector":  # (cx, cy, w, h, score, angle) per anchor, on the tiles found
+        found = z[0, 4] > 0.3
+        assert found.sum() >= 5
+        assert np.abs(y[0, 4] - z[0, 4]).max() < 0.02
+        assert np.abs(y[0, :4][:, found] - z[0, :4][:, found]).max() < 1.0
+        assert np.abs(y[0, 5][found] - z[0, 5][found]).max() < 0.02
+    else:  # class probabilities
+        assert np.abs(y - z).max() < 1e-3
+        assert y.argmax() == z.argmax()
+    # trainable: BatchNorm layers are back (training mode updates them)
+    assert any(isinstance(m, torch.nn.BatchNorm2d) for m in net.modules())
+    assert len(ckpt["model"].names) == {"detector": 1, "number": 14, "color": 5}[stem]
+
+
+def test_recover_refuses_a_model_it_cannot_map(tmp_path) -> None:
+    """An ONNX file whose weights do not fit the network yaml is refused, naming the file."""
+    onnx = pytest.importorskip("onnx")
+    pytest.importorskip("torch")
+    from okey_vision.vision import train
+
+    model = onnx.load(str(train.MODELS / "color.onnx"))
+    victim = next(i for i in model.graph.initializer if i.name.startswith("model.10.linear.weight"))
+    model.graph.initializer.remove(victim)
+    bad = tmp_path / "color.onnx"
+    onnx.save(model, str(bad))
+    with pytest.raises(ValueError, match="color.onnx"):
+        train.recover_pt(bad, tmp_path / "color.pt")

@@ -18,8 +18,10 @@ copies the stripped best weights into ``models/<model>.pt``.
     python -m okey_vision.vision.train color --epochs 8
 
 Run it again with the same arguments to resume an interrupted run (it resumes
-from ``runs/okey/<model>/weights/last.pt``); ``--init models/detector.pt``
-starts a new run from shipped weights (continue training across sessions);
+from ``runs/okey/<model>/weights/last.pt``); ``--init models/detector.onnx``
+starts a new run from shipped weights (continue training across sessions:
+the ``.pt`` files are not shipped, so the checkpoint is rebuilt from the
+ONNX copy, :func:`recover_pt`);
 ``--ship-only`` just copies the current best/last weights into ``models/``;
 ``export`` writes ONNX copies of ``models/*.pt`` (the reader prefers them).
 """
@@ -414,6 +416,66 @@ def store_half(path: Path) -> None:
     onnx.checker.check_model(model)
     onnx.save(model, str(path))
 
+#: Which network yaml an exported ONNX task was built from (``recover``).
+TASK_YAML = {"obb": "yolo11n-obb.yaml", "detect": "yolo11n.yaml", "classify": "yolo11n-cls.yaml"}
+
+
+def recover_pt(onnx_path: str | Path, out: str | Path) -> Path:
+    """Rebuild a trainable Ultralytics checkpoint from a shipped ONNX model.
+
+    The ``.pt`` files are not shipped (they would pass the 20 MB budget), so a
+    fresh machine continues training from the ONNX copy: the network is built
+    from its yaml, every exported (BatchNorm-fused) convolution's weight goes
+    back into its conv, and its bias into a BatchNorm set to the identity
+    (mean 0, variance 1, scale sqrt(1 + eps)), so the rebuilt network computes
+    what the ONNX one does and trains like any checkpoint."""
+    import ast
+
+    import onnx
+    import torch
+    from onnx import numpy_helper
+    from ultralytics.nn.tasks import ClassificationModel, DetectionModel, OBBModel
+
+    model = onnx.load(str(onnx_path))
+    meta = {p.key: p.value for p in model.metadata_props}
+    task, names = meta["task"], ast.literal_eval(meta["names"])
+    imgsz = ast.literal_eval(meta["imgsz"])
+    weights = {}
+    for init in model.graph.initializer:
+        arr = numpy_helper.to_array(init)
+        if arr.dtype.kind == "f":
+            weights[init.name.removesuffix("_fp16")] = torch.from_numpy(arr.astype("float32"))
+    cls = {"obb": OBBModel, "detect": DetectionModel, "classify": ClassificationModel}[task]
+    net = cls(TASK_YAML[task], nc=len(names), verbose=False)
+    state = net.state_dict()
+    done = set()
+    new = {}
+    for key, val in state.items():
+        if key.endswith(".bn.weight"):
+            stem = key.removesuffix(".bn.weight")
+            eps = dict(net.named_modules())[stem + ".bn"].eps
+            new[key] = torch.full_like(val, (1 + eps) ** 0.5)
+            new[stem + ".bn.bias"] = weights[stem + ".conv.bias"]
+            new[stem + ".bn.running_mean"] = torch.zeros_like(val)
+            new[stem + ".bn.running_var"] = torch.ones_like(val)
+            done.add(stem + ".conv.bias")
+        elif key in weights:
+            new[key] = weights[key].reshape(val.shape)
+            done.add(key)
+    missing = [k for k, v in state.items() if k not in new and v.is_floating_point()]
+    unused = [k for k in weights if k not in done and k.startswith("model.")]
+    if missing or unused:
+        raise ValueError(f"{onnx_path}: cannot map weights (missing {missing[:5]}, unused {unused[:5]})")
+    net.load_state_dict({**state, **new})
+    net.names = names
+    net.args = {"task": task, "imgsz": imgsz[0] if isinstance(imgsz, list) else imgsz}
+    ckpt = {"model": net.half(), "ema": None, "optimizer": None, "epoch": -1,
+            "train_args": {"task": task, "imgsz": net.args["imgsz"]},
+            "date": meta.get("date"), "version": meta.get("version")}
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    torch.save(ckpt, str(out))
+    return Path(out)
+
 
 def train(model: str, args: argparse.Namespace) -> None:
     """Train (or resume) one model and ship its weights."""
@@ -459,6 +521,11 @@ def train(model: str, args: argparse.Namespace) -> None:
             log.info(f"earlier run moved to {moved}")
         net = YOLO(yaml_name)
         init = args.init and (str(MODELS / f"{model}.pt") if args.init == "shipped" else args.init)
+        if init and not Path(init).exists() and Path(init).with_suffix(".onnx").exists():
+            init = str(Path(init).with_suffix(".onnx"))  # 'shipped' on a fresh machine: the ONNX copy
+        if init and init.endswith(".onnx"):  # the shipped form: rebuild a checkpoint first
+            init = str(recover_pt(init, RUNS.parent / "recovered" / f"{Path(init).stem}.pt"))
+            log.info(f"rebuilt a checkpoint from the ONNX model: {init}")
         if init:
             net = YOLO(yaml_name).load(init)
             log.info(f"initialised from {init}")
@@ -520,8 +587,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--recipe", help="obb: another recipe in datasets/ (default synth-obb.yaml)")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--init", help="start a new run from these weights (e.g. models/detector.pt; "
-                                  "'shipped': each model from models/<model>.pt)")
+    p.add_argument("--init", help="start a new run from these weights (e.g. models/detector.onnx, "
+                                  "rebuilt into runs/recovered/; or a .pt; 'shipped': each model "
+                                  "from models/<model>.pt, else its .onnx)")
     p.add_argument("--restart", action="store_true", help="ignore an interrupted run's last.pt")
     p.add_argument("--ship-only", action="store_true", help="only copy weights into models/")
     p.add_argument("--onnx", default="number,color",
