@@ -55,15 +55,16 @@ def test_mix_weights_interpolates(tmp_path) -> None:
     torch = pytest.importorskip("torch")
     from okey_vision.vision import train
 
-    def ckpt(value: float, path):
+    def ckpt(value: float, path, in_progress: bool = False):
         net = torch.nn.BatchNorm1d(2)
         with torch.no_grad():
             net.weight.fill_(value)
         net.num_batches_tracked.fill_(int(value))
-        torch.save({"model": net, "ema": net, "optimizer": {}}, path)
+        # an epoch checkpoint of a run in progress holds its weights only as "ema"
+        torch.save({"model": None if in_progress else net, "ema": net, "optimizer": {}}, path)
         return path
 
-    out = train.mix_weights(ckpt(1.0, tmp_path / "a.pt"), ckpt(3.0, tmp_path / "b.pt"), 0.75, tmp_path / "m.pt")
+    out = train.mix_weights(ckpt(1.0, tmp_path / "a.pt"), ckpt(3.0, tmp_path / "b.pt", True), 0.75, tmp_path / "m.pt")
     got = torch.load(str(out), weights_only=False)
     assert torch.allclose(got["model"].float().weight, torch.full((2,), 2.5))
     assert int(got["model"].num_batches_tracked) == 3 and got["ema"] is None

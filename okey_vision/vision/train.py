@@ -355,8 +355,9 @@ def mix_weights(old: str | Path, new: str | Path, weight: float, out: str | Path
 
     co = torch.load(str(old), map_location="cpu", weights_only=False)
     cn = torch.load(str(new), map_location="cpu", weights_only=False)
-    so = co["model"].float().state_dict()
-    net = cn["model"].float()
+    # an epoch checkpoint of a run in progress keeps its weights in "ema" only
+    so = (co.get("ema") or co["model"]).float().state_dict()
+    net = (cn.get("ema") or cn["model"]).float()
     mixed = {k: (1 - weight) * so[k] + weight * v if v.is_floating_point() else v
              for k, v in net.state_dict().items()}
     net.load_state_dict(mixed)
