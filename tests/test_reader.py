@@ -391,3 +391,22 @@ def test_ambiguous_boxes_are_read_by_both_detectors(monkeypatch, aspect: float, 
     monkeypatch.setattr(r, "_detect_with", fake)
     got = [c[0].score for c in r.detect_candidates(np.zeros((8, 8, 3), np.uint8))]
     assert got == [score[p] for p in paths]
+
+
+def test_an_outsized_box_does_not_swallow_the_tiles(monkeypatch) -> None:
+    """A detector firing on the whole table with high confidence: that box is
+    not a tile, and the five tiles inside it are all kept."""
+    from okey_vision.vision import reader as reader_mod
+
+    r = RackReader()
+    tiles = [(60.0 + 40 * i, 200.0, 30.0, 44.0, 0.8, 0.05) for i in range(5)]
+    table = (150.0, 200.0, 390.0, 380.0, 0.99, 0.3)
+    y = np.array(tiles + [table], np.float32).T   # rows: cx, cy, w, h, score, angle
+    got = r._obb_dets(y, 1, 1.0, 0, 0, 400, 400)
+    assert sorted(round((d.box[0] + d.box[2]) / 2) for d in got) == [60, 100, 140, 180, 220]
+    # why the rule: with the outsized box left in, the tiles go in the NMS
+    monkeypatch.setattr(reader_mod, "not_outsized", lambda areas: np.ones(len(areas), bool))
+    assert len(r._obb_dets(y, 1, 1.0, 0, 0, 400, 400)) < 5
+    monkeypatch.undo()
+    assert list(reader_mod.not_outsized(np.array([1.0, 1.2, 0.9, 30.0]))) == [True, True, True, False]
+    assert list(reader_mod.not_outsized(np.array([1.0, 30.0]))) == [True, True]

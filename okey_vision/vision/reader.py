@@ -281,6 +281,8 @@ class RackReader:
         if not keep.any():
             return []
         xywh, sc, ang = y[:4, keep].T, scores[keep], y[4 + nc, keep]
+        fit = not_outsized(xywh[:, 2] * xywh[:, 3])
+        xywh, sc, ang = xywh[fit], sc[fit], ang[fit]
         rects = [((float(a), float(b)), (float(c), float(d)), float(np.degrees(t)))
                  for (a, b, c, d), t in zip(xywh, ang)]
         idx = np.array(cv2.dnn.NMSBoxesRotated(rects, sc.astype(float).tolist(), self.conf, self.iou),
@@ -553,6 +555,21 @@ def suppress_inner_quads(quads: dict[int, np.ndarray], scores: np.ndarray, idx: 
         if not inner:
             kept.append(int(i))
     return np.array(kept, dtype=int)
+
+
+#: An oriented box this many times the area of the median box above the
+#: confidence is not a tile (a detector can fire on a whole table with high
+#: confidence); left in, it would take every tile inside it in the NMS.
+OUTSIZED_AREA = 12.0
+
+
+def not_outsized(areas: np.ndarray, ratio: float = OUTSIZED_AREA) -> np.ndarray:
+    """Mask of the boxes at most ``ratio`` times the median box's area (all
+    of them when fewer than 3: one alone has no median to differ from)."""
+    areas = np.asarray(areas, float)
+    if len(areas) < 3:
+        return np.ones(len(areas), bool)
+    return areas <= ratio * float(np.median(areas))
 
 
 def face_probs(pn: np.ndarray, pc: np.ndarray) -> np.ndarray:
