@@ -410,3 +410,18 @@ def test_an_outsized_box_does_not_swallow_the_tiles(monkeypatch) -> None:
     monkeypatch.undo()
     assert list(reader_mod.not_outsized(np.array([1.0, 1.2, 0.9, 30.0]))) == [True, True, True, False]
     assert list(reader_mod.not_outsized(np.array([1.0, 30.0]))) == [True, True]
+
+
+def test_a_box_across_two_tiles_is_dropped() -> None:
+    """A box straddling the gap between two tiles found on their own is not a
+    third tile; a tile whose box only touches its neighbours' stays."""
+    from okey_vision.vision.crops import obb_quad
+    from okey_vision.vision.reader import suppress_inner_quads
+
+    left, right = obb_quad(100, 100, 40, 60, 0.0), obb_quad(144, 100, 40, 60, 0.0)
+    across = obb_quad(122, 100, 40, 60, 0.0)   # half on each: covered 0.9, neither holds 0.6 of it
+    beside = obb_quad(184, 100, 40, 60, 0.0)   # overlaps `right` by a tenth of its width
+    quads = {0: left, 1: right, 2: across, 3: beside}
+    scores = np.array([0.9, 0.85, 0.5, 0.8])
+    kept = suppress_inner_quads(quads, scores, np.arange(4), 0.6)
+    assert sorted(kept.tolist()) == [0, 1, 3]
