@@ -130,18 +130,28 @@ def upright_crop(img: np.ndarray, quad: Quad, size: int = CROP_SIZE,
 def face_colour(crop: np.ndarray) -> np.ndarray:
     """The tile face's colour in a crop (BGR): the median of its brightest
     third (the cream face covers most of an upright crop; inks are darker)."""
-    c = crop.reshape(-1, 3).astype(np.float32)
-    lum = c.sum(1)
-    top = c[lum >= np.quantile(lum, 0.66)]
-    return np.median(top, axis=0) + 1e-3
+    return face_colours([crop])[0]
+
+
+def face_colours(crops: Sequence[np.ndarray]) -> np.ndarray:
+    """:func:`face_colour` of many crops of one size at once, (n, 3)."""
+    flat = np.stack(crops).astype(np.float32).reshape(len(crops), -1, 3)
+    lum = flat.sum(2)
+    thr = np.quantile(lum, 0.66, axis=1)
+    return _masked_median(flat, lum >= thr[:, None]) + 1e-3
+
+
+def _balance_gains(face: np.ndarray) -> np.ndarray:
+    """Channel gains taking ``face`` to ``FACE_REFERENCE``, clipped to 0.5-4
+    (a dark or odd crop is not blown up)."""
+    return np.clip(np.asarray(FACE_REFERENCE, np.float32) / face, 0.5, 4.0)
 
 
 def white_balance(crop: np.ndarray, face: np.ndarray | None = None) -> np.ndarray:
     """The crop with its channels scaled so the face becomes ``FACE_REFERENCE``
     (gains clipped to 0.5-4: a dark or odd crop is not blown up)."""
     f = face_colour(crop) if face is None else face
-    gains = np.clip(np.asarray(FACE_REFERENCE, np.float32) / f, 0.5, 4.0)
-    return np.clip(crop.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    return np.clip(crop.astype(np.float32) * _balance_gains(f), 0, 255).astype(np.uint8)
 
 
 def white_balance_all(crops: Sequence[np.ndarray]) -> list[np.ndarray]:
@@ -149,14 +159,16 @@ def white_balance_all(crops: Sequence[np.ndarray]) -> list[np.ndarray]:
     result, computed batched: the reader balances every crop it reads)."""
     if not crops:
         return []
-    x = np.stack(crops).astype(np.float32)            # (n, h, w, 3)
-    flat = x.reshape(len(crops), -1, 3)
-    lum = flat.sum(2)
-    thr = np.quantile(lum, 0.66, axis=1)
-    face = _masked_median(flat, lum >= thr[:, None]) + 1e-3   # as face_colour
-    gains = np.clip(np.asarray(FACE_REFERENCE, np.float32) / face, 0.5, 4.0)
-    out = np.clip(x * gains[:, None, None, :], 0, 255).astype(np.uint8)
+    gains = _balance_gains(face_colours(crops))
+    out = np.clip(np.stack(crops).astype(np.float32) * gains[:, None, None, :], 0, 255).astype(np.uint8)
     return list(out)
+
+
+def aligned(quad: Quad, ref: Quad) -> Quad:
+    """``quad``'s corners cyclically shifted to lie nearest ``ref``'s, corner by corner."""
+    q = np.asarray(quad, np.float64)
+    shifts = [np.roll(q, -k, axis=0) for k in range(4)]
+    return min(shifts, key=lambda c: float(np.linalg.norm(c - ref, axis=1).sum()))
 
 
 def is_greyscale(img: np.ndarray, tol: float = 3.0) -> bool:
@@ -213,14 +225,8 @@ def cluster_inks(features: list[np.ndarray | None], radius: float = 14.0) -> lis
 def has_ink(img: np.ndarray, quad: Quad, min_share: float = 0.015) -> bool:
     """Whether a tile's face (the quad shrunk 15 % on every side, so no rack
     or neighbour shows) holds ink: enough pixels far from the face's colour
-    (white-balanced). A blank / face-down tile holds none."""
-    import cv2
-
-    face = white_balance(upright_crop(img, quad, size=48, margin=-0.15))
-    lab = cv2.cvtColor(face, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
-    ref = np.median(lab[lab[:, 0] >= np.quantile(lab[:, 0], 0.6)], axis=0)
-    dist = np.abs(lab[:, 0] - ref[0]) + 1.5 * np.hypot(lab[:, 1] - ref[1], lab[:, 2] - ref[2])
-    return float((dist > 45).mean()) >= min_share
+    (white-balanced). A blank / face-down tile holds none (:func:`have_ink`)."""
+    return have_ink(img, [quad], min_share)[0]
 
 
 def _masked_median(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -234,7 +240,8 @@ def _masked_median(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 
 def have_ink(img: np.ndarray, quads: Sequence[Quad], min_share: float = 0.015) -> list[bool]:
-    """:func:`has_ink` for many quads at once (the same answers, batched)."""
+    """:func:`has_ink` for many quads at once: the reference is the median Lab
+    of each face's brighter 40 %, ink a pixel over 45 from it (|dL| + 1.5 |dab|)."""
     import cv2
 
     if not len(quads):

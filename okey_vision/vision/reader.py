@@ -39,7 +39,7 @@ import numpy as np
 from okey_vision.errors import ImageError
 from okey_vision.tiles import TILES, Tile, parse_tile
 from okey_vision.vision.consistency import make_consistent
-from okey_vision.vision.crops import (COLOR_CLASSES, NUMBER_CLASSES, box_quad, cluster_inks, have_ink,
+from okey_vision.vision.crops import (COLOR_CLASSES, NUMBER_CLASSES, aligned, box_quad, cluster_inks, have_ink,
                                       ink_feature, is_greyscale, obb_quad, quad_axes, turned,
                                       upright_crop, upright_quad, white_balance_all)
 from okey_vision.vision.io import Photo, as_bgr, load_photo
@@ -339,16 +339,14 @@ class RackReader:
         pc = pc_all[:split].reshape(k, 2, n, -1).mean((0, 1))
         if self.cluster_weight > 0 and n >= 2:
             pc = cluster_colours(pc, [ink_feature(c) for c in crops[:n]], self.cluster_weight)
-        pf = face_probs(pn, np.concatenate([pc, pc]))
-        if extra:
+        if extra:  # the refined corners' reads averaged in, view for view
             m = len(extra)
             pn_e = pn_all[split:].reshape(ke, 2 * m, -1).mean(0)
             pc_e = pc_all[split:].reshape(ke, 2, m, -1).mean((0, 1))
             rows = np.array(extra + [i + n for i in extra])
-            pn2, pc2 = pn.copy(), pc.copy()
-            pn2[rows] = (k * pn[rows] + ke * pn_e) / (k + ke)
-            pc2[extra] = (k * pc[extra] + ke * pc_e) / (k + ke)
-            pf = face_probs(pn2, np.concatenate([pc2, pc2]))
+            pn[rows] = (k * pn[rows] + ke * pn_e) / (k + ke)
+            pc[extra] = (k * pc[extra] + ke * pc_e) / (k + ke)
+        pf = face_probs(pn, np.concatenate([pc, pc]))
         p0, p180 = pf[:n], pf[n:]
         d = np.log(p0.max(1)) - np.log(p180.max(1))  # > 0: upright as cut
         flip = d < 0
@@ -462,13 +460,6 @@ class RackReader:
 
 def _with_order(r: TileRead, i: int) -> TileRead:
     return replace(r, order=i)
-
-
-def aligned(quad: np.ndarray, ref: np.ndarray) -> np.ndarray:
-    """``quad``'s corners cyclically shifted to lie nearest ``ref``'s, corner by corner."""
-    q = np.asarray(quad, np.float64)
-    shifts = [np.roll(q, -k, axis=0) for k in range(4)]
-    return min(shifts, key=lambda c: float(np.linalg.norm(c - ref, axis=1).sum()))
 
 
 def suppress_inner(xywh: np.ndarray, scores: np.ndarray, idx: np.ndarray, frac: float) -> np.ndarray:
@@ -718,18 +709,26 @@ def row_direction(centres: np.ndarray, axis: np.ndarray) -> np.ndarray:
     d = centres[:, None, :] - centres[None, :, :]
     dist = np.linalg.norm(d, axis=2)
     np.fill_diagonal(dist, np.inf)
-    v = d[np.arange(n), dist.argmin(1)]
-    ang = np.arctan2(v[:, 1], v[:, 0])
-    z = np.exp(2j * ang).mean()
-    if abs(z) < 0.5:
+    u = axial_mean(d[np.arange(n), dist.argmin(1)])
+    if u is None:
         return axis
-    theta = np.angle(z) / 2
-    u = np.array([np.cos(theta), np.sin(theta)])
     if u @ axis < 0:
         u = -u
     if np.degrees(np.arccos(min(1.0, float(u @ axis)))) <= ROW_DIRECTION_MIN_DEG:
         return axis
     return u
+
+
+def axial_mean(vectors: np.ndarray) -> np.ndarray | None:
+    """The unit direction (mod 180 degrees, sign arbitrary) the vectors share:
+    their circular mean with doubled angles; ``None`` when they point every
+    which way (the doubled angles' mean is shorter than 0.5)."""
+    v = np.asarray(vectors, np.float64)
+    z = np.exp(2j * np.arctan2(v[:, 1], v[:, 0])).mean()
+    if abs(z) < 0.5:
+        return None
+    theta = np.angle(z) / 2
+    return np.array([np.cos(theta), np.sin(theta)])
 
 
 def upright_photo(dets: list[Detection], aspect: float | None = None) -> bool:
@@ -753,12 +752,9 @@ def common_axis(quads: Sequence[np.ndarray], tol_deg: float = 20.0
     if not quads:
         return None, []
     rights = np.array([quad_axes(q)[0] for q in quads])
-    ang = np.arctan2(rights[:, 1], rights[:, 0])
-    z = np.exp(2j * ang).mean()
-    if abs(z) < 0.5:
+    u = axial_mean(rights)
+    if u is None:
         return None, []
-    theta = np.angle(z) / 2
-    u = np.array([np.cos(theta), np.sin(theta)])
     dots = rights @ u
     if (dots < 0).sum() > (dots > 0).sum() or ((dots < 0).sum() == (dots > 0).sum() and dots.sum() < 0):
         u = -u

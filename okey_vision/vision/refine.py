@@ -38,7 +38,7 @@ from typing import Sequence
 
 import numpy as np
 
-from okey_vision.vision.crops import Quad, quad_axes
+from okey_vision.vision.crops import Quad, aligned, quad_axes
 
 #: Tile height in the search patch (px): the edges are found to about a pixel
 #: here, i.e. ~2.5 % of the tile's height.
@@ -207,8 +207,8 @@ def refine_quad(img: np.ndarray, quad: Quad) -> tuple[Quad, int]:
     pw, ph = int(round(tw + 2 * mx)), int(round(PATCH_H + 2 * my))
     # the detected quad in patch coordinates: an axis-aligned rectangle
     rect = np.array([[mx, my], [mx + tw, my], [mx + tw, my + PATCH_H], [mx, my + PATCH_H]], np.float64)
-    m = cv2.getPerspectiveTransform(q.astype(np.float32), rect.astype(np.float32))
-    src = img
+    to_patch = cv2.getPerspectiveTransform(q.astype(np.float32), rect.astype(np.float32))
+    m, src = to_patch, img
     if s < 0.5:  # shrinking a lot: a cheap pre-blur of the region stands in for area averaging
         inv = np.linalg.inv(m)
         corners = cv2.perspectiveTransform(np.array([[[0, 0], [pw, 0], [pw, ph], [0, ph]]], np.float32),
@@ -254,8 +254,7 @@ def refine_quad(img: np.ndarray, quad: Quad) -> tuple[Quad, int]:
         return q, 0
     if not ASPECT_RATIO[0] <= (nh / max(nw, 1e-6)) / (PATCH_H / tw) <= ASPECT_RATIO[1]:
         return q, 0
-    back = cv2.perspectiveTransform(pq[None].astype(np.float32), np.linalg.inv(
-        cv2.getPerspectiveTransform(q.astype(np.float32), rect.astype(np.float32))))[0]
+    back = cv2.perspectiveTransform(pq[None].astype(np.float32), np.linalg.inv(to_patch))[0]
     return back.astype(np.float64), moved
 
 
@@ -273,15 +272,9 @@ def refine(img: np.ndarray, quad: Quad, passes: int | None = None) -> tuple[Quad
 def shift(new: Quad, old: Quad) -> float:
     """Mean distance between two quads' corners (either corner order), over
     the old quad's height."""
-    a, b = np.asarray(new, np.float64), np.asarray(old, np.float64)
-    d = min(float(np.linalg.norm(np.roll(a, -k, axis=0) - b, axis=1).mean()) for k in range(4))
+    b = np.asarray(old, np.float64)
+    d = float(np.linalg.norm(aligned(new, b) - b, axis=1).mean())
     return d / max(quad_axes(b)[3], 1e-6)
 
 
-def refine_quads(img: np.ndarray, quads: Sequence[Quad]) -> tuple[list[Quad], list[int]]:
-    """:func:`refine_quad` for each quad: (refined quads, sides moved per tile)."""
-    out = [refine(img, q) for q in quads]
-    return [q for q, _ in out], [n for _, n in out]
-
-
-__all__ = ["refine", "refine_quad", "shift", "refine_quads", "plausible", "face_likeness", "edge_maps"]
+__all__ = ["refine", "refine_quad", "shift", "plausible", "face_likeness", "edge_maps"]

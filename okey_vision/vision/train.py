@@ -189,11 +189,9 @@ def detected_crops(reader, scene, rng, size: int = 64, refined: bool = False
     the reader reads again from them (``reader.REFINED_SHIFT``)."""
     import numpy as np
 
-    from okey_vision.vision.reader import REFINED_SHIFT
-    from okey_vision.vision.refine import refine, shift
-
     from okey_vision.vision.crops import box_quad, quad_axes, turned, upright_crop, upright_quad
-    from okey_vision.vision.reader import drop_cut_tiles
+    from okey_vision.vision.reader import REFINED_SHIFT, drop_cut_tiles
+    from okey_vision.vision.refine import refine, shift
 
     img = scene.image
     dets = drop_cut_tiles(reader.detect(img), img.shape[1], img.shape[0])
