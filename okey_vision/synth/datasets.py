@@ -178,10 +178,11 @@ def write_crop_dataset(out_dir: str | Path, count: int, seed: int,
                        config: SynthConfig | None = None, label: str = "face", size: int = 64,
                        val_fraction: float = 0.1, min_height: float = 12.0,
                        progress: Callable[[int], None] | None = None,
-                       geometry: str = "box") -> Path:
+                       geometry: str = "box", jitter: float = 0.04) -> Path:
     """Cut labelled tiles of ``count`` rendered images into classification folders
     (``geometry``: "box", square crops of the upright box; "upright", each tile
-    warped upright from its corners)."""
+    warped upright from its corners, each corner moved by up to ``jitter`` of
+    the tile's height)."""
     if label not in CROP_CLASSES:
         raise ValueError(f"label must be one of {sorted(CROP_CLASSES)}, not {label!r}")
     out = Path(out_dir)
@@ -195,7 +196,7 @@ def write_crop_dataset(out_dir: str | Path, count: int, seed: int,
             if t.box[3] - t.box[1] < min_height:
                 continue
             if geometry == "upright":
-                crop = cut_upright(scene.image, t.quad, rng, size)
+                crop = cut_upright(scene.image, t.quad, rng, size, jitter=jitter)
             else:
                 crop = cut_crop(scene.image, t.box, rng, size)
             if crop is None:

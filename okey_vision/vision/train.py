@@ -134,29 +134,42 @@ def _make_boxes_data(name: str, config, classes: str, count: int, seed: int, log
     return out / "data.yaml"
 
 
-def upright_config():
-    """The upright crop recipe (``datasets/synth-upright.yaml``)."""
+#: Upright crops: each corner moved by up to this share of the tile's height.
+JITTER = 0.04
+#: The upright crops' default recipe.
+UPRIGHT_RECIPE = "synth-upright.yaml"
+
+
+def upright_config(recipe: str = UPRIGHT_RECIPE):
+    """The upright crop recipe (``datasets/synth-upright.yaml`` by default)."""
     from okey_vision.synth import load_config
 
-    return load_config(ROOT / "datasets" / "synth-upright.yaml")
+    return load_config(ROOT / "datasets" / recipe)
 
 
-def make_face_crops(count: int, seed: int, log: logging.Logger, geometry: str = "box") -> Path:
+def make_face_crops(count: int, seed: int, log: logging.Logger, geometry: str = "box",
+                    recipe: str | None = None, jitter: float = JITTER) -> Path:
     """Render 53-class face crops (once): synthetic plus the real photos' crops.
 
-    The real held-out photos' crops go to ``val/`` only (never ``train/``)."""
+    The real held-out photos' crops go to ``val/`` only (never ``train/``).
+    Upright crops of another ``recipe`` than the default, or with another
+    corner ``jitter``, render into their own folder."""
     from okey_vision.synth.datasets import write_crop_dataset
     from okey_vision.synth.real import write_real_crops
 
-    out = DATA / (f"crops-face-{count}-{seed}" + ("-upright" if geometry == "upright" else ""))
+    other = geometry == "upright" and recipe not in (None, UPRIGHT_RECIPE)
+    out = DATA / (f"crops-face-{count}-{seed}" + ("-upright" if geometry == "upright" else "")
+                  + (f"-{Path(recipe).stem}" if other else "")
+                  + (f"-jit{jitter:g}" if geometry == "upright" and jitter != JITTER else ""))
     done = out / ".done"
     if done.exists():
         return out
     shutil.rmtree(out, ignore_errors=True)
     t = time.time()
     log.info(f"rendering crops of {count} synthetic images into {out}")
-    write_crop_dataset(out, count, seed, upright_config() if geometry == "upright" else crops_config(),
-                       label="face", size=64, geometry=geometry,
+    write_crop_dataset(out, count, seed,
+                       upright_config(recipe or UPRIGHT_RECIPE) if geometry == "upright" else crops_config(),
+                       label="face", size=64, geometry=geometry, jitter=jitter,
                        progress=lambda i: (i + 1) % 250 == 0 and log.info(f"  rendered {i + 1}/{count}"))
     write_real_crops(out, label="face", size=64, geometry=geometry)
     done.write_text("ok")
@@ -270,7 +283,8 @@ def make_detected_crops(count: int, seed: int, log: logging.Logger, refined: boo
 def make_crop_data(label: str, count: int, seed: int, log: logging.Logger,
                    real_repeat: int = 3, fj_repeat: int = 1, real_turns: bool = False,
                    geometry: str = "box", detected: int = 0, detected_seed: int = 3000,
-                   refined: int = 0, refined_seed: int = 3200) -> Path:
+                   refined: int = 0, refined_seed: int = 3200, recipe: str | None = None,
+                   jitter: float = JITTER) -> Path:
     """A classifier folder for ``label`` (number/color) linked from the face crops;
     the real training crops appear ``real_repeat`` times (they are few), the
     false-joker training crops ``fj_repeat`` times (2 of 106 tiles: rare).
@@ -279,7 +293,8 @@ def make_crop_data(label: str, count: int, seed: int, log: logging.Logger,
     photos show few of them turned). ``detected``: also the crops cut where
     the shipped detectors find the tiles of that many scenes
     (:func:`make_detected_crops`); ``refined``: and cut from the refined
-    corners in that many scenes."""
+    corners in that many scenes. ``recipe``, ``jitter``: the upright crops'
+    recipe and corner jitter."""
     import cv2
     import numpy as np
     from okey_vision.synth.datasets import CROP_CLASSES
@@ -287,12 +302,15 @@ def make_crop_data(label: str, count: int, seed: int, log: logging.Logger,
 
     from okey_vision.vision.crops import white_balance
 
-    faces = make_face_crops(count, seed, log, geometry)
+    faces = make_face_crops(count, seed, log, geometry, recipe, jitter)
     sources = [faces] + ([make_detected_crops(detected, detected_seed, log)] if detected else [])
     sources += [make_detected_crops(refined, refined_seed, log, refined=True)] if refined else []
     # upright crops: the colour classifier reads white-balanced crops (as the reader does)
     wb = geometry == "upright" and label == "color"
     out = DATA / (f"crops-{label}-{count}-{seed}" + ("-upright" if geometry == "upright" else "")
+                  + (f"-{Path(recipe).stem}" if geometry == "upright" and recipe not in (None, UPRIGHT_RECIPE)
+                     else "")
+                  + (f"-jit{jitter:g}" if geometry == "upright" and jitter != JITTER else "")
                   + (f"-fj{fj_repeat}" if fj_repeat > 1 else "")
                   + (f"-real{real_repeat}" + ("turns" if real_turns else "")
                      if real_repeat != 3 or real_turns else "")
@@ -511,7 +529,8 @@ def train(model: str, args: argparse.Namespace) -> None:
                                   real_repeat=args.real_repeat, real_turns=args.real_turns,
                                   geometry=args.geometry, detected=args.detected,
                                   detected_seed=args.detected_seed, refined=args.refined,
-                                  refined_seed=args.refined_seed)
+                                  refined_seed=args.refined_seed, recipe=args.recipe,
+                                  jitter=args.jitter)
             yaml_name = "yolo11n-cls.yaml"
         prev = RUNS / model
         if prev.exists():  # keep the earlier run's record beside the new one
@@ -583,7 +602,12 @@ def main(argv: list[str] | None = None) -> int:
                    help="classifiers: add crops cut from the *refined* corners of the oriented "
                         "detections of this many scenes of datasets/synth-detected.yaml")
     p.add_argument("--refined-seed", dest="refined_seed", type=int, default=3200)
-    p.add_argument("--recipe", help="obb: another recipe in datasets/ (default synth-obb.yaml)")
+    p.add_argument("--recipe", help="obb: another recipe in datasets/ (default synth-obb.yaml); "
+                                    "number/color with --geometry upright: another crop recipe "
+                                    "(default synth-upright.yaml)")
+    p.add_argument("--jitter", type=float, default=JITTER,
+                   help="classifiers, upright crops: move each corner by up to this share of the "
+                        "tile's height (the oriented detector's corners are that far off)")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--init", help="start a new run from these weights (e.g. models/detector.onnx, "
