@@ -202,3 +202,17 @@ def test_upright_crop_writer(tmp_path) -> None:
                              geometry="upright")
     crops = list(out.glob("*/*/*.png"))
     assert crops and cv2.imread(str(crops[0])).shape == (64, 64, 3)
+
+
+def test_upright_crop_jitter_moves_the_corners(tmp_path) -> None:
+    """--jitter: the same scenes cut with more corner jitter give other crops;
+    with the same jitter, the very same crops."""
+    def crops(jitter: float, sub: str) -> dict[str, np.ndarray]:
+        out = write_crop_dataset(tmp_path / sub, 1, seed=3, config=OKEY, label="face", size=64,
+                                 geometry="upright", jitter=jitter)
+        return {p.name: cv2.imread(str(p)) for p in out.glob("*/*/*.png")}
+
+    a, b, c = crops(0.04, "a"), crops(0.04, "b"), crops(0.2, "c")
+    assert a and a.keys() == b.keys() == c.keys()
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+    assert sum(not np.array_equal(a[k], c[k]) for k in a) == len(a)

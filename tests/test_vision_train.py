@@ -121,3 +121,22 @@ def test_recover_refuses_a_model_it_cannot_map(tmp_path) -> None:
     onnx.save(model, str(bad))
     with pytest.raises(ValueError, match="color.onnx"):
         train.recover_pt(bad, tmp_path / "color.pt")
+
+
+def test_crop_recipe_and_jitter_render_into_their_own_folders(tmp_path, monkeypatch) -> None:
+    """Upright crops of another recipe or corner jitter never reuse the default crops."""
+    from okey_vision.vision import train
+
+    monkeypatch.setattr(train, "DATA", tmp_path)
+    seen = []
+    monkeypatch.setattr("okey_vision.synth.datasets.write_crop_dataset",
+                        lambda out, count, seed, config, **kw: (out.mkdir(parents=True),
+                                                                 seen.append((out.name, config, kw["jitter"]))))
+    monkeypatch.setattr("okey_vision.synth.real.write_real_crops", lambda *a, **kw: None)
+    log = logging.getLogger("t")
+    default = train.make_face_crops(2, 5, log, "upright")
+    player = train.make_face_crops(2, 5, log, "upright", "synth-upright-player.yaml", 0.08)
+    assert default.name == "crops-face-2-5-upright"
+    assert player.name == "crops-face-2-5-upright-synth-upright-player-jit0.08"
+    assert seen[0][2] == 0.04 and seen[1][2] == 0.08
+    assert seen[1][1].p_side_view > seen[0][1].p_side_view  # the player recipe's config was used

@@ -161,14 +161,31 @@ def cut_crop(image: np.ndarray, box: tuple[float, float, float, float], rng: np.
     return out
 
 
+def label_rect(quad) -> np.ndarray:
+    """A tile's oriented rectangle (what the oriented detector learns and
+    finds: the smallest rectangle around its corners), its corners matched
+    to the tile's own TL, TR, BR, BL.
+
+    >>> label_rect([(0, 0), (10, 0), (11, 20), (-1, 20)]).round(1).tolist()  # seen from below
+    [[-1.0, 0.0], [11.0, 0.0], [11.0, 20.0], [-1.0, 20.0]]
+    """
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    box = cv2.boxPoints(cv2.minAreaRect(q.astype(np.float32))).astype(np.float64)
+    orders = [np.roll(b, k, axis=0) for b in (box, box[::-1]) for k in range(4)]
+    return min(orders, key=lambda b: float(np.linalg.norm(b - q, axis=1).sum()))
+
+
 def cut_upright(image: np.ndarray, quad, rng: np.random.Generator, size: int,
-                margin: tuple[float, float] = (0.0, 0.15), jitter: float = 0.04) -> np.ndarray:
+                margin: tuple[float, float] = (0.0, 0.15), jitter: float = 0.04,
+                rect: bool = False) -> np.ndarray:
     """An upright crop of a tile from its exact corners, with a random margin per
     side and each corner moved by up to ``jitter`` of the tile's height (like an
     oriented detector's box): the geometry the reader cuts (``upright_crop``).
     ``quad`` is TL, TR, BR, BL *in the tile's own frame* (a label's corners):
-    a tile lying upside down in the photo is still cut standing."""
-    q = np.asarray(quad, np.float64).reshape(4, 2)
+    a tile lying upside down in the photo is still cut standing. ``rect``:
+    cut from the tile's oriented rectangle (:func:`label_rect`), as the
+    reader cuts an oriented detection, not from the exact corners."""
+    q = label_rect(quad) if rect else np.asarray(quad, np.float64).reshape(4, 2)
     h = float(np.linalg.norm(q[0] - q[3]) + np.linalg.norm(q[1] - q[2])) / 2
     q = q + rng.uniform(-jitter, jitter, (4, 2)) * h
     return upright_crop(image, q, size, tuple(rng.uniform(*margin, 4)))
@@ -178,11 +195,11 @@ def write_crop_dataset(out_dir: str | Path, count: int, seed: int,
                        config: SynthConfig | None = None, label: str = "face", size: int = 64,
                        val_fraction: float = 0.1, min_height: float = 12.0,
                        progress: Callable[[int], None] | None = None,
-                       geometry: str = "box", jitter: float = 0.04) -> Path:
+                       geometry: str = "box", jitter: float = 0.04, rect: bool = False) -> Path:
     """Cut labelled tiles of ``count`` rendered images into classification folders
     (``geometry``: "box", square crops of the upright box; "upright", each tile
     warped upright from its corners, each corner moved by up to ``jitter`` of
-    the tile's height)."""
+    the tile's height; ``rect``: from its oriented rectangle, see :func:`cut_upright`)."""
     if label not in CROP_CLASSES:
         raise ValueError(f"label must be one of {sorted(CROP_CLASSES)}, not {label!r}")
     out = Path(out_dir)
@@ -196,7 +213,7 @@ def write_crop_dataset(out_dir: str | Path, count: int, seed: int,
             if t.box[3] - t.box[1] < min_height:
                 continue
             if geometry == "upright":
-                crop = cut_upright(scene.image, t.quad, rng, size, jitter=jitter)
+                crop = cut_upright(scene.image, t.quad, rng, size, jitter=jitter, rect=rect)
             else:
                 crop = cut_crop(scene.image, t.box, rng, size)
             if crop is None:
