@@ -177,15 +177,22 @@ def label_rect(quad) -> np.ndarray:
 
 def cut_upright(image: np.ndarray, quad, rng: np.random.Generator, size: int,
                 margin: tuple[float, float] = (0.0, 0.15), jitter: float = 0.04,
-                rect: bool = False) -> np.ndarray:
+                rect: bool = False, turn: float = 0.0) -> np.ndarray:
     """An upright crop of a tile from its exact corners, with a random margin per
     side and each corner moved by up to ``jitter`` of the tile's height (like an
     oriented detector's box): the geometry the reader cuts (``upright_crop``).
     ``quad`` is TL, TR, BR, BL *in the tile's own frame* (a label's corners):
     a tile lying upside down in the photo is still cut standing. ``rect``:
     cut from the tile's oriented rectangle (:func:`label_rect`), as the
-    reader cuts an oriented detection, not from the exact corners."""
+    reader cuts an oriented detection, not from the exact corners. ``turn``:
+    the corners are also turned about their centre by a normal angle of this
+    many degrees (clipped at 2.5 times it): a detector's box is often a few
+    degrees off the tile, and a classifier that never saw that misreads it."""
     q = label_rect(quad) if rect else np.asarray(quad, np.float64).reshape(4, 2)
+    if turn > 0:
+        a = np.radians(float(np.clip(rng.normal(0.0, turn), -2.5 * turn, 2.5 * turn)))
+        c = q.mean(0)
+        q = (q - c) @ np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]]) + c
     h = float(np.linalg.norm(q[0] - q[3]) + np.linalg.norm(q[1] - q[2])) / 2
     q = q + rng.uniform(-jitter, jitter, (4, 2)) * h
     return upright_crop(image, q, size, tuple(rng.uniform(*margin, 4)))
@@ -195,11 +202,12 @@ def write_crop_dataset(out_dir: str | Path, count: int, seed: int,
                        config: SynthConfig | None = None, label: str = "face", size: int = 64,
                        val_fraction: float = 0.1, min_height: float = 12.0,
                        progress: Callable[[int], None] | None = None,
-                       geometry: str = "box", jitter: float = 0.04, rect: bool = False) -> Path:
+                       geometry: str = "box", jitter: float = 0.04, rect: bool = False,
+                       turn: float = 0.0) -> Path:
     """Cut labelled tiles of ``count`` rendered images into classification folders
     (``geometry``: "box", square crops of the upright box; "upright", each tile
     warped upright from its corners, each corner moved by up to ``jitter`` of
-    the tile's height; ``rect``: from its oriented rectangle, see :func:`cut_upright`)."""
+    the tile's height; ``rect``, ``turn``: see :func:`cut_upright`)."""
     if label not in CROP_CLASSES:
         raise ValueError(f"label must be one of {sorted(CROP_CLASSES)}, not {label!r}")
     out = Path(out_dir)
@@ -213,7 +221,7 @@ def write_crop_dataset(out_dir: str | Path, count: int, seed: int,
             if t.box[3] - t.box[1] < min_height:
                 continue
             if geometry == "upright":
-                crop = cut_upright(scene.image, t.quad, rng, size, jitter=jitter, rect=rect)
+                crop = cut_upright(scene.image, t.quad, rng, size, jitter=jitter, rect=rect, turn=turn)
             else:
                 crop = cut_crop(scene.image, t.box, rng, size)
             if crop is None:

@@ -148,13 +148,14 @@ def upright_config(recipe: str = UPRIGHT_RECIPE):
 
 
 def make_face_crops(count: int, seed: int, log: logging.Logger, geometry: str = "box",
-                    recipe: str | None = None, jitter: float = JITTER, rect: bool = False) -> Path:
+                    recipe: str | None = None, jitter: float = JITTER, rect: bool = False,
+                    turn: float = 0.0) -> Path:
     """Render 53-class face crops (once): synthetic plus the real photos' crops.
 
     The real held-out photos' crops go to ``val/`` only (never ``train/``).
     Upright crops of another ``recipe`` than the default, or with another
-    corner ``jitter``, or cut from the oriented rectangles (``rect``), render
-    into their own folder."""
+    corner ``jitter``, cut from the oriented rectangles (``rect``) or turned
+    (``turn``, degrees), render into their own folder."""
     from okey_vision.synth.datasets import write_crop_dataset
     from okey_vision.synth.real import write_real_crops
 
@@ -162,7 +163,8 @@ def make_face_crops(count: int, seed: int, log: logging.Logger, geometry: str = 
     out = DATA / (f"crops-face-{count}-{seed}" + ("-upright" if geometry == "upright" else "")
                   + (f"-{Path(recipe).stem}" if other else "")
                   + (f"-jit{jitter:g}" if geometry == "upright" and jitter != JITTER else "")
-                  + ("-rect" if geometry == "upright" and rect else ""))
+                  + ("-rect" if geometry == "upright" and rect else "")
+                  + (f"-turn{turn:g}" if geometry == "upright" and turn else ""))
     done = out / ".done"
     if done.exists():
         return out
@@ -171,7 +173,7 @@ def make_face_crops(count: int, seed: int, log: logging.Logger, geometry: str = 
     log.info(f"rendering crops of {count} synthetic images into {out}")
     write_crop_dataset(out, count, seed,
                        upright_config(recipe or UPRIGHT_RECIPE) if geometry == "upright" else crops_config(),
-                       label="face", size=64, geometry=geometry, jitter=jitter, rect=rect,
+                       label="face", size=64, geometry=geometry, jitter=jitter, rect=rect, turn=turn,
                        progress=lambda i: (i + 1) % 250 == 0 and log.info(f"  rendered {i + 1}/{count}"))
     write_real_crops(out, label="face", size=64, geometry=geometry)
     done.write_text("ok")
@@ -286,7 +288,7 @@ def make_crop_data(label: str, count: int, seed: int, log: logging.Logger,
                    real_repeat: int = 3, fj_repeat: int = 1, real_turns: bool = False,
                    geometry: str = "box", detected: int = 0, detected_seed: int = 3000,
                    refined: int = 0, refined_seed: int = 3200, recipe: str | None = None,
-                   jitter: float = JITTER, rect: bool = False) -> Path:
+                   jitter: float = JITTER, rect: bool = False, turn: float = 0.0) -> Path:
     """A classifier folder for ``label`` (number/color) linked from the face crops;
     the real training crops appear ``real_repeat`` times (they are few), the
     false-joker training crops ``fj_repeat`` times (2 of 106 tiles: rare).
@@ -295,8 +297,8 @@ def make_crop_data(label: str, count: int, seed: int, log: logging.Logger,
     photos show few of them turned). ``detected``: also the crops cut where
     the shipped detectors find the tiles of that many scenes
     (:func:`make_detected_crops`); ``refined``: and cut from the refined
-    corners in that many scenes. ``recipe``, ``jitter``, ``rect``: the upright
-    crops' recipe, corner jitter and cut (see :func:`make_face_crops`)."""
+    corners in that many scenes. ``recipe``, ``jitter``, ``rect``, ``turn``:
+    the upright crops' recipe, corner jitter and cut (see :func:`make_face_crops`)."""
     import cv2
     import numpy as np
     from okey_vision.synth.datasets import CROP_CLASSES
@@ -304,7 +306,7 @@ def make_crop_data(label: str, count: int, seed: int, log: logging.Logger,
 
     from okey_vision.vision.crops import white_balance
 
-    faces = make_face_crops(count, seed, log, geometry, recipe, jitter, rect)
+    faces = make_face_crops(count, seed, log, geometry, recipe, jitter, rect, turn)
     sources = [faces] + ([make_detected_crops(detected, detected_seed, log)] if detected else [])
     sources += [make_detected_crops(refined, refined_seed, log, refined=True)] if refined else []
     # upright crops: the colour classifier reads white-balanced crops (as the reader does)
@@ -314,6 +316,7 @@ def make_crop_data(label: str, count: int, seed: int, log: logging.Logger,
                      else "")
                   + (f"-jit{jitter:g}" if geometry == "upright" and jitter != JITTER else "")
                   + ("-rect" if geometry == "upright" and rect else "")
+                  + (f"-turn{turn:g}" if geometry == "upright" and turn else "")
                   + (f"-fj{fj_repeat}" if fj_repeat > 1 else "")
                   + (f"-real{real_repeat}" + ("turns" if real_turns else "")
                      if real_repeat != 3 or real_turns else "")
@@ -533,7 +536,7 @@ def train(model: str, args: argparse.Namespace) -> None:
                                   geometry=args.geometry, detected=args.detected,
                                   detected_seed=args.detected_seed, refined=args.refined,
                                   refined_seed=args.refined_seed, recipe=args.recipe,
-                                  jitter=args.jitter, rect=args.rect)
+                                  jitter=args.jitter, rect=args.rect, turn=args.turn)
             yaml_name = "yolo11n-cls.yaml"
         prev = RUNS / model
         if prev.exists():  # keep the earlier run's record beside the new one
@@ -614,6 +617,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rect", action="store_true",
                    help="classifiers, upright crops: cut each tile from its oriented rectangle "
                         "(the oriented detector's label and output), not its exact corners")
+    p.add_argument("--turn", type=float, default=0.0,
+                   help="classifiers, upright crops: turn each tile's corners by a normal angle "
+                        "of this many degrees (a detector's box is often a few degrees off)")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--init", help="start a new run from these weights (e.g. models/detector.onnx, "
