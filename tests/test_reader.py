@@ -425,3 +425,41 @@ def test_a_box_across_two_tiles_is_dropped() -> None:
     scores = np.array([0.9, 0.85, 0.5, 0.8])
     kept = suppress_inner_quads(quads, scores, np.arange(4), 0.6)
     assert sorted(kept.tolist()) == [0, 1, 3]
+
+
+def test_a_mirrored_detection_maps_back() -> None:
+    """A box found on the photo mirrored left to right lies on the same tile
+    of the photo, corners TL, TR, BR, BL again."""
+    from okey_vision.vision.crops import obb_quad, upright_quad
+    from okey_vision.vision.reader import Detection, mirrored_detection
+
+    w = 400
+    tile = upright_quad(obb_quad(100, 150, 40, 60, 0.3))
+    seen = tile.copy()
+    seen[:, 0] = w - seen[:, 0]                 # where the mirrored photo shows it
+    d = mirrored_detection(Detection((0, 0, 1, 1), 0.7, upright_quad(seen)), w)
+    assert np.allclose(d.quad, tile)
+    assert d.score == 0.7
+    assert np.allclose(d.box, (*tile.min(0), *tile.max(0)))
+
+
+def test_two_passes_fuse_into_one_box_a_tile() -> None:
+    """Boxes the two passes agree on become one box between them (weighted by
+    confidence); a box only one pass found stays only when it is sure."""
+    from okey_vision.vision.crops import obb_quad, upright_quad
+    from okey_vision.vision.reader import Detection, fuse_passes
+
+    def det(cx: float, score: float, dx: float = 0.0) -> Detection:
+        q = upright_quad(obb_quad(cx + dx, 100, 40, 60, 0.0))
+        return Detection((*q.min(0), *q.max(0)), score, q)
+
+    first = [det(100, 0.9), det(200, 0.8), det(300, 0.45)]
+    second = [det(100, 0.6, dx=6.0), det(250, 0.7), det(300, 0.6, dx=-4.0)]
+    got = sorted(fuse_passes(first, second, 400, 200, iou=0.5, single=0.5), key=lambda d: d.quad[:, 0].mean())
+    centres = [round(float(d.quad[:, 0].mean()), 1) for d in got]
+    # 100 (0.9) + 106 (0.6): weighted 102.4; 200 and 250 alone and sure; 300 (0.45) + 296 (0.6): 297.7
+    assert centres == [102.4, 200.0, 250.0, 297.7]
+    assert [round(d.score, 3) for d in got] == [0.75, 0.8, 0.7, 0.525]
+    # a lone box under `single` goes; boxes of one pass never fuse with each other
+    assert len(fuse_passes([det(100, 0.4)], [], 400, 200, single=0.5)) == 0
+    assert len(fuse_passes([det(100, 0.9), det(104, 0.8)], [], 400, 200, single=0.5)) == 2

@@ -216,3 +216,28 @@ def test_upright_crop_jitter_moves_the_corners(tmp_path) -> None:
     assert a and a.keys() == b.keys() == c.keys()
     assert all(np.array_equal(a[k], b[k]) for k in a)
     assert sum(not np.array_equal(a[k], c[k]) for k in a) == len(a)
+
+
+def test_cut_upright_rect_and_turn() -> None:
+    """--rect cuts the tile's oriented rectangle; --turn turns the cut; neither changes the default cut."""
+    from okey_vision.synth.datasets import cut_upright, label_rect
+
+    img = np.zeros((200, 200, 3), np.uint8)
+    quad = [(80, 60), (118, 62), (122, 140), (78, 138)]   # a tile seen a little from the side
+    cv2.fillConvexPoly(img, np.int32(quad), (255, 255, 255))
+    cv2.line(img, (100, 70), (100, 130), (0, 0, 255), 5)   # an upright stroke on its face
+    rect = label_rect(quad)
+    assert np.allclose(np.linalg.norm(rect[1] - rect[0]), np.linalg.norm(rect[2] - rect[3]))
+    assert np.abs(rect - np.array(quad)).max() < 7           # corners matched to TL, TR, BR, BL
+
+    def cut(seed: int, **kw) -> np.ndarray:
+        return cut_upright(img, quad, np.random.default_rng(seed), 64, margin=(0.05, 0.05), jitter=0.0, **kw)
+
+    assert np.array_equal(cut(1), cut(1, rect=False, turn=0.0))
+    turned = [cut(s, turn=20.0) for s in range(6)]
+    # the red stroke stands upright in the default cut and leans in the turned ones
+    def lean(c: np.ndarray) -> float:
+        ys, xs = np.nonzero((c[:, :, 2] > 150) & (c[:, :, 1] < 100))
+        return abs(float(np.polyfit(ys, xs, 1)[0]))
+    assert lean(cut(1)) < 0.05
+    assert max(lean(c) for c in turned) > 0.15
