@@ -555,7 +555,7 @@ def train(model: str, args: argparse.Namespace) -> None:
             log.info(f"initialised from {init}")
         extra = {}
         if model == "obb":  # rotation is exact for oriented labels: any angle
-            extra = dict(mosaic=1.0, close_mosaic=r["close_mosaic"], degrees=180.0, fliplr=0.0,
+            extra = dict(mosaic=1.0, close_mosaic=r["close_mosaic"], degrees=180.0, fliplr=args.fliplr,
                          scale=0.5, translate=0.1, hsv_h=0.015, hsv_s=0.6, hsv_v=0.4)
         elif model == "detector":
             extra = dict(mosaic=1.0, close_mosaic=r["close_mosaic"], degrees=10.0, fliplr=0.0,
@@ -620,6 +620,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--turn", type=float, default=0.0,
                    help="classifiers, upright crops: turn each tile's corners by a normal angle "
                         "of this many degrees (a detector's box is often a few degrees off)")
+    p.add_argument("--fliplr", type=float, default=0.0,
+                   help="obb: mirror this share of the training images left to right (the reader "
+                        "also reads the photo mirrored: FLIP_FUSE)")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--init", help="start a new run from these weights (e.g. models/detector.onnx, "
