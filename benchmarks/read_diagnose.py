@@ -73,15 +73,24 @@ def axis_aligned(quad: np.ndarray) -> bool:
 def detector_stages(reader, img, stem: str) -> dict:
     """One detector's boxes on ``img`` at three stages, at the size the reader
     used: ``raw`` (score >= LOW_CONF, no suppression), ``above`` (score >= the
-    reader's confidence, no suppression) and ``kept`` (what the reader keeps)."""
+    reader's confidence, no suppression) and ``kept`` (what the reader keeps).
+    With the oriented detector's two passes (``reader.FLIP_FUSE``) ``raw`` and
+    ``above`` hold both passes' boxes, and ``kept`` the fused ones (a box one
+    pass alone found under ``FUSE_SINGLE`` counts as suppressed)."""
     from okey_vision.vision import reader as rmod
 
     sizes: list[int] = []
     detect_at = reader._detect_at
 
-    def record(im, size, st="detector"):
+    def record(im, size, st="detector", mirror=False):
         sizes.append(size)
-        return detect_at(im, size, st)
+        return detect_at(im, size, st, mirror=mirror)
+
+    def both(size):
+        dets = detect_at(img, size, stem)[0]
+        if stem == "detector" and rmod.FLIP_FUSE:
+            dets = dets + detect_at(img, size, stem, mirror=True)[0]
+        return dets
 
     reader._detect_at = record
     try:
@@ -94,9 +103,9 @@ def detector_stages(reader, img, stem: str) -> dict:
         rmod.suppress_inner_quads = lambda quads, scores, idx, frac: idx
         reader.iou, reader.max_tiles = 1.0, 10 ** 6   # NMS keeps every box
         reader.conf = LOW_CONF
-        raw = detect_at(img, sizes[-1], stem)[0]
+        raw = both(sizes[-1])
         reader.conf = saved[0]
-        above = detect_at(img, sizes[-1], stem)[0]
+        above = both(sizes[-1])
     finally:
         reader.conf, reader.iou, reader.max_tiles, rmod.suppress_inner, rmod.suppress_inner_quads = saved
     return {"raw": raw, "above": above, "kept": kept}
