@@ -82,9 +82,9 @@ def detector_stages(reader, img, stem: str) -> dict:
     sizes: list[int] = []
     detect_at = reader._detect_at
 
-    def record(im, size, st="detector", mirror=False):
+    def record(im, size, st="detector", **kw):
         sizes.append(size)
-        return detect_at(im, size, st, mirror=mirror)
+        return detect_at(im, size, st, **kw)
 
     def both(size):
         dets = detect_at(img, size, stem)[0]

@@ -437,7 +437,7 @@ def test_a_mirrored_detection_maps_back() -> None:
     tile = upright_quad(obb_quad(100, 150, 40, 60, 0.3))
     seen = tile.copy()
     seen[:, 0] = w - seen[:, 0]                 # where the mirrored photo shows it
-    d = mirrored_detection(Detection((0, 0, 1, 1), 0.7, upright_quad(seen)), w)
+    d = mirrored_detection(Detection((0, 0, 1, 1), 0.7, upright_quad(seen)), w, 300)
     assert np.allclose(d.quad, tile)
     assert d.score == 0.7
     assert np.allclose(d.box, (*tile.min(0), *tile.max(0)))

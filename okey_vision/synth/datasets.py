@@ -161,6 +161,11 @@ def cut_crop(image: np.ndarray, box: tuple[float, float, float, float], rng: np.
     return out
 
 
+#: Upright crops: each corner moved by up to this share of the tile's height
+#: (``cut_upright``; ``train --jitter``).
+UPRIGHT_JITTER = 0.04
+
+
 def label_rect(quad) -> np.ndarray:
     """A tile's oriented rectangle (what the oriented detector learns and
     finds: the smallest rectangle around its corners), its corners matched
@@ -176,7 +181,7 @@ def label_rect(quad) -> np.ndarray:
 
 
 def cut_upright(image: np.ndarray, quad, rng: np.random.Generator, size: int,
-                margin: tuple[float, float] = (0.0, 0.15), jitter: float = 0.04,
+                margin: tuple[float, float] = (0.0, 0.15), jitter: float = UPRIGHT_JITTER,
                 rect: bool = False, turn: float = 0.0) -> np.ndarray:
     """An upright crop of a tile from its exact corners, with a random margin per
     side and each corner moved by up to ``jitter`` of the tile's height (like an
@@ -202,7 +207,7 @@ def write_crop_dataset(out_dir: str | Path, count: int, seed: int,
                        config: SynthConfig | None = None, label: str = "face", size: int = 64,
                        val_fraction: float = 0.1, min_height: float = 12.0,
                        progress: Callable[[int], None] | None = None,
-                       geometry: str = "box", jitter: float = 0.04, rect: bool = False,
+                       geometry: str = "box", jitter: float = UPRIGHT_JITTER, rect: bool = False,
                        turn: float = 0.0) -> Path:
     """Cut labelled tiles of ``count`` rendered images into classification folders
     (``geometry``: "box", square crops of the upright box; "upright", each tile

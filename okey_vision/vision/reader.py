@@ -246,10 +246,11 @@ class RackReader:
     def _detect_fused(self, img: np.ndarray, size: int, stem: str) -> tuple[list[Detection], float]:
         """:meth:`_detect_at`, and for the oriented detector (``FLIP_FUSE``) also
         on the photo mirrored left to right, the two passes' boxes fused."""
-        dets, scale = self._detect_at(img, size, stem)
+        shrunk = self._shrink(img, size)  # both passes read the same shrunk photo
+        dets, scale = self._detect_at(img, size, stem, shrunk=shrunk)
         if stem != "detector" or not FLIP_FUSE or not dets or dets[0].quad is None:
             return dets, scale
-        mirrored, _ = self._detect_at(img, size, stem, mirror=True)
+        mirrored, _ = self._detect_at(img, size, stem, mirror=True, shrunk=shrunk)
         fused = fuse_passes(dets, mirrored, img.shape[1], img.shape[0])
         if len(fused) > 1:  # a fused box may now straddle two surer ones
             quads = {i: d.quad for i, d in enumerate(fused)}
@@ -258,17 +259,24 @@ class RackReader:
             fused = [fused[i] for i in sorted(keep)]
         return fused, scale
 
-    def _detect_at(self, img: np.ndarray, size: int, stem: str = "detector", mirror: bool = False
-                   ) -> tuple[list[Detection], float]:
+    @staticmethod
+    def _shrink(img: np.ndarray, size: int) -> tuple[np.ndarray, float]:
+        """The photo shrunk so its long side is ``size``, and the scale used."""
+        h, w = img.shape[:2]
+        s = size / max(h, w)
+        return fast_resize(img, max(1, round(w * s)), max(1, round(h * s))), s
+
+    def _detect_at(self, img: np.ndarray, size: int, stem: str = "detector", mirror: bool = False,
+                   shrunk: tuple[np.ndarray, float] | None = None) -> tuple[list[Detection], float]:
         """Detections at one input size (long side ``size``) and the scale used;
-        ``mirror``: on the photo mirrored left to right, boxes mapped back."""
+        ``mirror``: on the photo mirrored left to right, boxes mapped back;
+        ``shrunk``: :meth:`_shrink`'s result when already at hand."""
         import cv2
 
         net = self.net(stem)
         h, w = img.shape[:2]
-        s = size / max(h, w)
-        nw, nh = max(1, round(w * s)), max(1, round(h * s))
-        small = fast_resize(img, nw, nh)
+        small, s = shrunk or self._shrink(img, size)
+        nh, nw = small.shape[:2]
         if mirror:
             small = small[:, ::-1]
         if net.kind == "onnx" and not net.dynamic:
@@ -283,7 +291,7 @@ class RackReader:
         nc = max(1, len(net.names))
         if y.shape[0] == 4 + nc + 1:  # oriented boxes: centre, size, classes, angle
             dets = self._obb_dets(y, nc, s, ox, oy, w, h)
-            return ([mirrored_detection(d, w) for d in dets] if mirror else dets), s
+            return ([mirrored_detection(d, w, h) for d in dets] if mirror else dets), s
         scores = y[4:].max(0)
         keep = scores >= self.conf
         if not keep.any():
@@ -324,12 +332,10 @@ class RackReader:
         idx = suppress_inner_quads(quads, sc, idx, self.inner)[: self.max_tiles]
         out = []
         for i in idx:
-            q = (quads[i] - [ox, oy]) / s
-            x1, y1 = np.clip(q.min(0), 0, [w, h])
-            x2, y2 = np.clip(q.max(0), 0, [w, h])
+            d = quad_detection((quads[i] - [ox, oy]) / s, float(sc[i]), w, h)
+            x1, y1, x2, y2 = d.box
             if x2 - x1 >= 2 and y2 - y1 >= 2:
-                out.append(Detection((float(x1), float(y1), float(x2), float(y2)), float(sc[i]),
-                                     upright_quad(q)))
+                out.append(d)
         return out
 
     # -- stage 2 ----------------------------------------------------------------
@@ -536,15 +542,21 @@ def cluster_colours(pc: np.ndarray, features: list, weight: float) -> np.ndarray
     return out
 
 
-def mirrored_detection(d: Detection, w: int) -> Detection:
-    """A detection on the photo mirrored left to right, mapped back onto the
-    photo (``w`` its width): corners reordered TL, TR, BR, BL again."""
+def quad_detection(quad: np.ndarray, score: float, w: int, h: int) -> Detection:
+    """A detection from a tile's corners (input pixels): the box is their
+    bounds clipped to the ``w`` x ``h`` photo, the corners TL, TR, BR, BL."""
+    q = upright_quad(quad)
+    x1, y1 = np.clip(q.min(0), 0, [w, h])
+    x2, y2 = np.clip(q.max(0), 0, [w, h])
+    return Detection((float(x1), float(y1), float(x2), float(y2)), float(score), q)
+
+
+def mirrored_detection(d: Detection, w: int, h: int) -> Detection:
+    """A detection on the ``w`` x ``h`` photo mirrored left to right, mapped
+    back onto the photo: corners reordered TL, TR, BR, BL again."""
     q = np.asarray(d.quad, np.float64).copy()
     q[:, 0] = w - q[:, 0]
-    q = upright_quad(q)
-    x1, y1 = q.min(0)
-    x2, y2 = q.max(0)
-    return Detection((float(max(x1, 0)), float(y1), float(min(x2, w)), float(y2)), d.score, q)
+    return quad_detection(q, d.score, w, h)
 
 
 def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
@@ -584,10 +596,8 @@ def fuse_passes(first: list[Detection], second: list[Detection], w: int, h: int,
                 out.append(d)
             continue
         wa, wb = d.score, partner.score
-        q = upright_quad((wa * np.asarray(d.quad) + wb * aligned(partner.quad, d.quad)) / (wa + wb))
-        x1, y1 = np.clip(q.min(0), 0, [w, h])
-        x2, y2 = np.clip(q.max(0), 0, [w, h])
-        out.append(Detection((float(x1), float(y1), float(x2), float(y2)), (wa + wb) / 2, q))
+        q = (wa * np.asarray(d.quad) + wb * aligned(partner.quad, d.quad)) / (wa + wb)
+        out.append(quad_detection(q, (wa + wb) / 2, w, h))
     return out
 
 

@@ -134,10 +134,21 @@ def _make_boxes_data(name: str, config, classes: str, count: int, seed: int, log
     return out / "data.yaml"
 
 
-#: Upright crops: each corner moved by up to this share of the tile's height.
-JITTER = 0.04
 #: The upright crops' default recipe.
 UPRIGHT_RECIPE = "synth-upright.yaml"
+
+
+def upright_suffix(geometry: str, recipe: str | None, jitter: float | None, rect: bool, turn: float) -> str:
+    """The part of a crop folder's name that tells how its upright crops were
+    cut (nothing for the defaults; ``None``: the default), so other cuts never
+    reuse its crops."""
+    from okey_vision.synth.datasets import UPRIGHT_JITTER
+
+    if geometry != "upright":
+        return ""
+    return ("-upright" + (f"-{Path(recipe).stem}" if recipe not in (None, UPRIGHT_RECIPE) else "")
+            + (f"-jit{jitter:g}" if jitter not in (None, UPRIGHT_JITTER) else "")
+            + ("-rect" if rect else "") + (f"-turn{turn:g}" if turn else ""))
 
 
 def upright_config(recipe: str = UPRIGHT_RECIPE):
@@ -148,7 +159,7 @@ def upright_config(recipe: str = UPRIGHT_RECIPE):
 
 
 def make_face_crops(count: int, seed: int, log: logging.Logger, geometry: str = "box",
-                    recipe: str | None = None, jitter: float = JITTER, rect: bool = False,
+                    recipe: str | None = None, jitter: float | None = None, rect: bool = False,
                     turn: float = 0.0) -> Path:
     """Render 53-class face crops (once): synthetic plus the real photos' crops.
 
@@ -156,15 +167,10 @@ def make_face_crops(count: int, seed: int, log: logging.Logger, geometry: str = 
     Upright crops of another ``recipe`` than the default, or with another
     corner ``jitter``, cut from the oriented rectangles (``rect``) or turned
     (``turn``, degrees), render into their own folder."""
-    from okey_vision.synth.datasets import write_crop_dataset
+    from okey_vision.synth.datasets import UPRIGHT_JITTER, write_crop_dataset
     from okey_vision.synth.real import write_real_crops
 
-    other = geometry == "upright" and recipe not in (None, UPRIGHT_RECIPE)
-    out = DATA / (f"crops-face-{count}-{seed}" + ("-upright" if geometry == "upright" else "")
-                  + (f"-{Path(recipe).stem}" if other else "")
-                  + (f"-jit{jitter:g}" if geometry == "upright" and jitter != JITTER else "")
-                  + ("-rect" if geometry == "upright" and rect else "")
-                  + (f"-turn{turn:g}" if geometry == "upright" and turn else ""))
+    out = DATA / (f"crops-face-{count}-{seed}" + upright_suffix(geometry, recipe, jitter, rect, turn))
     done = out / ".done"
     if done.exists():
         return out
@@ -173,7 +179,8 @@ def make_face_crops(count: int, seed: int, log: logging.Logger, geometry: str = 
     log.info(f"rendering crops of {count} synthetic images into {out}")
     write_crop_dataset(out, count, seed,
                        upright_config(recipe or UPRIGHT_RECIPE) if geometry == "upright" else crops_config(),
-                       label="face", size=64, geometry=geometry, jitter=jitter, rect=rect, turn=turn,
+                       label="face", size=64, geometry=geometry, rect=rect, turn=turn,
+                       jitter=UPRIGHT_JITTER if jitter is None else jitter,
                        progress=lambda i: (i + 1) % 250 == 0 and log.info(f"  rendered {i + 1}/{count}"))
     write_real_crops(out, label="face", size=64, geometry=geometry)
     done.write_text("ok")
@@ -288,7 +295,7 @@ def make_crop_data(label: str, count: int, seed: int, log: logging.Logger,
                    real_repeat: int = 3, fj_repeat: int = 1, real_turns: bool = False,
                    geometry: str = "box", detected: int = 0, detected_seed: int = 3000,
                    refined: int = 0, refined_seed: int = 3200, recipe: str | None = None,
-                   jitter: float = JITTER, rect: bool = False, turn: float = 0.0) -> Path:
+                   jitter: float | None = None, rect: bool = False, turn: float = 0.0) -> Path:
     """A classifier folder for ``label`` (number/color) linked from the face crops;
     the real training crops appear ``real_repeat`` times (they are few), the
     false-joker training crops ``fj_repeat`` times (2 of 106 tiles: rare).
@@ -311,12 +318,7 @@ def make_crop_data(label: str, count: int, seed: int, log: logging.Logger,
     sources += [make_detected_crops(refined, refined_seed, log, refined=True)] if refined else []
     # upright crops: the colour classifier reads white-balanced crops (as the reader does)
     wb = geometry == "upright" and label == "color"
-    out = DATA / (f"crops-{label}-{count}-{seed}" + ("-upright" if geometry == "upright" else "")
-                  + (f"-{Path(recipe).stem}" if geometry == "upright" and recipe not in (None, UPRIGHT_RECIPE)
-                     else "")
-                  + (f"-jit{jitter:g}" if geometry == "upright" and jitter != JITTER else "")
-                  + ("-rect" if geometry == "upright" and rect else "")
-                  + (f"-turn{turn:g}" if geometry == "upright" and turn else "")
+    out = DATA / (f"crops-{label}-{count}-{seed}" + upright_suffix(geometry, recipe, jitter, rect, turn)
                   + (f"-fj{fj_repeat}" if fj_repeat > 1 else "")
                   + (f"-real{real_repeat}" + ("turns" if real_turns else "")
                      if real_repeat != 3 or real_turns else "")
@@ -611,9 +613,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--recipe", help="obb: another recipe in datasets/ (default synth-obb.yaml); "
                                     "number/color with --geometry upright: another crop recipe "
                                     "(default synth-upright.yaml)")
-    p.add_argument("--jitter", type=float, default=JITTER,
+    p.add_argument("--jitter", type=float,
                    help="classifiers, upright crops: move each corner by up to this share of the "
-                        "tile's height (the oriented detector's corners are that far off)")
+                        "tile's height (default synth.datasets.UPRIGHT_JITTER, 0.04; the oriented "
+                        "detector's corners are that far off)")
     p.add_argument("--rect", action="store_true",
                    help="classifiers, upright crops: cut each tile from its oriented rectangle "
                         "(the oriented detector's label and output), not its exact corners")
