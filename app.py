@@ -39,12 +39,15 @@ from okey_vision.coach import text as words  # noqa: E402
 from okey_vision.ui.text import Lang, error_message, t  # noqa: E402
 
 log = logging.getLogger("okey_vision.app")
-if not log.handlers:
+# One handler on the package's logger: the app's lines and the library's
+# (the live reader's worker thread) reach the server log alike.
+_pkg_log = logging.getLogger("okey_vision")
+if not _pkg_log.handlers:
     _h = logging.StreamHandler()
     _h.setFormatter(logging.Formatter("%(asctime)s okey-vision app: %(message)s"))
-    log.addHandler(_h)
-    log.setLevel(logging.INFO)
-    log.propagate = False
+    _pkg_log.addHandler(_h)
+    _pkg_log.setLevel(logging.INFO)
+    _pkg_log.propagate = False
 
 TILE_NAMES = [t.name for t in TILES]
 FACE_NAMES = TILE_NAMES[:-1]  # the indicator is never a false joker
@@ -569,14 +572,18 @@ def live_view() -> None:
 
     st.caption(tx("live_start"))
     try:
-        webrtc_streamer(key="live_camera", mode=WebRtcMode.SENDRECV, video_frame_callback=on_frame,
-                        rtc_configuration={"iceServers": []},
-                        media_stream_constraints={"video": {"facingMode": "environment"}, "audio": False},
-                        async_processing=True)
+        ctx = webrtc_streamer(key="live_camera", mode=WebRtcMode.SENDRECV, video_frame_callback=on_frame,
+                              rtc_configuration={"iceServers": []},
+                              media_stream_constraints={"video": {"facingMode": "environment"}, "audio": False},
+                              async_processing=True)
     except Exception as exc:  # noqa: BLE001 - no WebRTC runtime here (e.g. a test harness): say so
         log.warning("live camera unavailable: %s", exc)
         st.warning(tx("live_unavailable", why=type(exc).__name__))
         return
+    conn = (getattr(ctx.state, "signalling", None), getattr(ctx.state, "playing", None))
+    if ss.get("live_conn") != conn:  # the connection's steps go to the log: a camera that never plays shows there
+        ss.live_conn = conn
+        log.info("live: camera connection: signalling %s, playing %s", *conn)
     live_panel()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 
 import pytest
@@ -81,12 +82,13 @@ def test_worker_reads_the_newest_frame_off_the_camera_thread() -> None:
         live.stop()
 
 
-def test_a_failing_read_is_skipped() -> None:
+def test_a_failing_read_is_skipped_and_logged(caplog: pytest.LogCaptureFixture) -> None:
     def read(frame):
         if frame == "bad":
             raise RuntimeError("camera glitch")
         return reads_of(A)
 
+    caplog.set_level(logging.INFO, logger="okey_vision.ui.live")
     live = LiveReader(read, interval=0.01)
     try:
         live.offer("bad")
@@ -97,3 +99,8 @@ def test_a_failing_read_is_skipped() -> None:
         assert live.state().hand == tuple(A)
     finally:
         live.stop()
+    # the page cannot show the worker thread: the log says what happened there
+    text = caplog.text
+    assert "first camera frame" in text
+    assert "could not be read (1 so far)" in text and "camera glitch" in text
+    assert "live: hand after" in text and " ".join(A) in text

@@ -17,6 +17,7 @@ within a few reads.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import Counter, deque
@@ -25,6 +26,10 @@ from typing import Callable, Sequence
 
 #: Seconds between two reads of the newest frame.
 READ_INTERVAL = 0.4
+
+# The live view runs on threads the page cannot show: what happens there
+# (frames arriving, a read failing, the hand changing) goes to the app's log.
+log = logging.getLogger(__name__)
 
 
 class FrameVoter:
@@ -106,9 +111,14 @@ class LiveReader:
         self._changed_at: float | None = None
         self._read_seconds = 0.0
         self._indicators: deque[str] = deque(maxlen=5)
+        self._frames = 0
+        self._failures = 0
 
     def offer(self, frame) -> None:
         """The camera thread hands over its newest frame (BGR array); cheap."""
+        if self._frames == 0:
+            log.info("live: first camera frame (%s)", "x".join(map(str, getattr(frame, "shape", ())[:2][::-1])))
+        self._frames += 1
         with self._lock:
             self._frame = frame
             self._frame_at = time.monotonic()
@@ -134,6 +144,10 @@ class LiveReader:
                 reads = self._read(frame)
             except Exception:  # noqa: BLE001 - a bad frame is skipped, the live view goes on
                 reads = None
+                self._failures += 1
+                if self._failures == 1 or self._failures % 50 == 0:  # the cause once, then a count
+                    log.warning("live: a camera frame could not be read (%d so far)", self._failures,
+                                exc_info=self._failures == 1)
             done = time.monotonic()
             if reads is not None:
                 rack = [r.tile.name for r in reads if r.row != APART]
@@ -141,6 +155,7 @@ class LiveReader:
                 with self._lock:
                     if self.voter.add(rack):
                         self._changed_at = done
+                        log.info("live: hand after %d reads: %s", self._reads + 1, " ".join(self.voter.hand))
                     if apart:
                         self._indicators.append(max(apart, key=lambda r: r.confidence).tile.name)
                     self._reads += 1

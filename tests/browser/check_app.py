@@ -160,7 +160,10 @@ def main(argv: list[str] | None = None) -> int:
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
         print("--- app log (tail) ---")
-        print("\n".join(log_path.read_text(errors="replace").splitlines()[-15:]))
+        lines = log_path.read_text(errors="replace").splitlines()
+        # the live view's lines (connection, first frame, hand) tell why a live check failed
+        live = [ln for ln in lines[:-15] if "live:" in ln or "WARNING" in ln or "ERROR" in ln]
+        print("\n".join(live[-25:] + lines[-15:]))
     for f in failures:
         print("FAIL:", f, file=sys.stderr)
     return 1 if failures else 0
@@ -246,7 +249,8 @@ def write_y4m(path: Path, seed: int = 26, frames: int = 20, size: tuple[int, int
 
 def live_check(p, tmp: Path, timeout: float, folder: Path) -> list[str]:
     """?live=1 with Chromium's fake camera playing a rendered rack: the live
-    view must show that rack's hand in the project's notation within a minute."""
+    view must show that rack's hand in the project's notation within 35 s
+    of pressing START (three tries)."""
     video = tmp / "rack.y4m"
     hand = " ".join(write_y4m(video))
     browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS + [
@@ -258,23 +262,35 @@ def live_check(p, tmp: Path, timeout: float, folder: Path) -> list[str]:
     failures = []
     try:
         page.goto(f"http://127.0.0.1:{PORT}/?live=1&lang=en", wait_until="domcontentloaded")
-        start = page.frame_locator("iframe[title*='webrtc']").get_by_role("button", name="START")
-        start.click(timeout=timeout * 1000)
+        frame = page.frame_locator("iframe[title*='webrtc']")
         t0 = time.time()
         seen = ""
-        while time.time() - t0 < 60:
-            body = page.inner_text("body")
-            if hand in body:
-                seen = hand
+        # A player whose camera does not connect presses STOP and START again;
+        # so does this check (a WebRTC connection on a loaded machine can fail
+        # to start), three times at most, saying so.
+        for attempt in range(1, 4):
+            frame.get_by_role("button", name="START").click(timeout=timeout * 1000)
+            t1 = time.time()
+            while time.time() - t1 < 35:
+                body = page.inner_text("body")
+                if hand in body:
+                    seen = hand
+                    break
+                time.sleep(0.5)
+            if seen:
                 break
-            time.sleep(0.5)
-        print(f"live: rack {hand!r} {'shown after %.1f s' % (time.time() - t0) if seen else 'NOT shown in 60 s'}")
+            widget = " | ".join(ln for ln in frame.locator("body").inner_text().splitlines() if ln.strip())
+            print(f"live: attempt {attempt}: no hand after 35 s (camera widget: {widget!r})")
+            frame.get_by_role("button", name="STOP").click(timeout=10_000)
+            time.sleep(2.0)
+        print(f"live: rack {hand!r} "
+              f"{'shown after %.1f s (attempt %d)' % (time.time() - t0, attempt) if seen else 'NOT shown'}")
         time.sleep(1.0)
         page.screenshot(path=str(folder / "app_live.png"), full_page=False)
         shrink_png(folder / "app_live.png", folder / "app_live.png", 250_000)
         if not seen:
             last = [ln for ln in page.inner_text("body").splitlines() if ln.strip()][-8:]
-            failures.append(f"live: the rack's hand was not shown within 60 s (page ends: {last})")
+            failures.append(f"live: the rack's hand was not shown in 3 tries of 35 s (page ends: {last})")
     except Exception as exc:  # noqa: BLE001 - report, do not crash the whole check
         failures.append(f"live: {type(exc).__name__}: {str(exc).splitlines()[0]}")
     finally:
