@@ -18,7 +18,8 @@ height, angle of its long axis) and the classifiers with the *true* corners
 the detector path the photo took (upright, oriented, ``/both``: read both
 ways, this one kept): no box at all (IoU >= 0.4 with the tile) above
 ``LOW_CONF``; only boxes below the reader's confidence; removed by NMS / the
-"inside a surer box" rule; by the edge-cut rule; as a blank; by ``NO_FACE``;
+"inside a surer box" rule; lost when its row was read again rectified
+(``reader.RECTIFY_ROWS``); by the edge-cut rule; as a blank; by ``NO_FACE``;
 or a read survives but the one-to-one matching gave it another tile. Each
 miss also says whether a read covers the tile only partly (IoU 0.1-0.4: a
 box shifted onto two tiles). Matched rack tiles put ``APART`` are counted
@@ -126,7 +127,8 @@ def miss_causes(reader, scenes) -> int:
     tiles: collections.Counter = collections.Counter()
     photos: collections.Counter = collections.Counter()
     stages = ("no box >= %.2f" % LOW_CONF, "box only below conf %.2f" % reader.conf,
-              "removed by NMS / inside a surer box", "removed by the edge-cut rule",
+              "removed by NMS / inside a surer box", "lost when its row was rectified",
+              "removed by the edge-cut rule",
               "removed as a blank (no ink)", "removed by NO_FACE", "read kept, matched to another tile")
     for sc in scenes:
         img = sc.image
@@ -137,10 +139,12 @@ def miss_causes(reader, scenes) -> int:
             cands = [("upright", axis), ("oriented", detector_stages(reader, img, "detector"))]
         else:
             cands = [("oriented", detector_stages(reader, img, "detector"))]
+        if rmod.RECTIFY_ROWS:  # the last reading's leaning rows read again (RackReader.detect_candidates)
+            cands[-1][1]["rows"] = reader.rectify_rows(img, cands[-1][1]["kept"])
         best = None
         for name, st in cands:  # the reader's choice (RackReader._read)
             trace: dict = {}
-            reads = reader._read_dets(img, st["kept"], None, True, trace=trace)
+            reads = reader._read_dets(img, st.get("rows", st["kept"]), None, True, trace=trace)
             conf = float(np.mean([r.confidence for r in reads])) if reads else 0.0
             if best is None or conf > best[0]:
                 best = (conf, name, st, trace, reads)
@@ -157,7 +161,8 @@ def miss_causes(reader, scenes) -> int:
                 continue
             b = t.box
             lost = [not covers(st["raw"], b), not covers(st["above"], b), not covers(st["kept"], b),
-                    not covers(trace.get("cut", []), b), "ink" in trace and not covers(trace["ink"], b),
+                    not covers(st.get("rows", st["kept"]), b), not covers(trace.get("cut", []), b),
+                    "ink" in trace and not covers(trace["ink"], b),
                     not covers(trace.get("face", []), b), True]
             c = stages[lost.index(True)]
             causes[c] += 1

@@ -46,7 +46,7 @@ from okey_vision.vision.io import Photo, as_bgr, load_photo
 from okey_vision.vision.memory import release_memory
 from okey_vision.vision.nets import DEFAULT_MODELS, STEMS, ModelMissingError, Net, env_int, models_dir
 from okey_vision.vision.reads import APART, TileRead, rack_order
-from okey_vision.vision import refine
+from okey_vision.vision import rectify, refine
 
 #: Classifier input size (crops are square, padded with the tile's median colour).
 CROP_SIZE = 64
@@ -109,6 +109,16 @@ FUSE_IOU = 0.5
 #: ... and a box only one pass found is kept from this confidence. Chosen on
 #: the validation renders and the real training photos (models/README.md).
 FUSE_SINGLE = 0.5
+#: Read each leaning rack row again, warped level and square-on
+#: (``okey_vision.vision.rectify``), and fuse those boxes with the first
+#: pass's (``fuse_rectified``). Chosen on the player-style validation renders
+#: (seed 9201) and the real training photos: see models/README.md.
+RECTIFY_ROWS = True
+#: Fusing: a rectified box and a first-pass box overlapping by more than this
+#: IoU are one tile (their corners averaged, weighted by confidence)...
+RECTIFIED_IOU = 0.3
+#: ... and a rectified box overlapping none is kept from this confidence.
+RECTIFIED_NEW = 0.5
 #: Drop detections whose upright crop shows no ink (``crops.ink_feature``):
 #: blank / face-down tiles, which the upright detector was never taught.
 DROP_BLANKS = True
@@ -221,6 +231,12 @@ class RackReader:
         """The tile boxes of :meth:`detect`, or, when the upright boxes are
         only a little taller than wide (``AMBIGUOUS_ASPECT``..``UPRIGHT_ASPECT``),
         both detectors' boxes (upright first): the reader keeps the surer reading."""
+        cands = self._first_candidates(img)
+        if RECTIFY_ROWS:  # the last reading is the oriented detector's whenever it ran
+            cands[-1] = self.rectify_rows(img, cands[-1])
+        return cands
+
+    def _first_candidates(self, img: np.ndarray) -> list[list[Detection]]:
         if self.has_net(AXIS_DETECTOR):
             dets = self._detect_with(AXIS_DETECTOR, img)
             if upright_photo(dets):
@@ -228,6 +244,44 @@ class RackReader:
             if upright_photo(dets, AMBIGUOUS_ASPECT):
                 return [dets, self._detect_with("detector", img)]
         return [self._detect_with("detector", img)]
+
+    def rectify_rows(self, img: np.ndarray, dets: list[Detection]) -> list[Detection]:
+        """``dets`` with every leaning rack row read again warped level and
+        square-on (``okey_vision.vision.rectify``) by the upright detector,
+        the boxes found there fused in (:func:`fuse_rectified`)."""
+        if len(dets) < 3:
+            return dets
+        quads = [upright_quad(d.quad if d.quad is not None else box_quad(d.box)) for d in dets]
+        strips = rectify.row_strips(img, quads)
+        if not strips:
+            return dets
+        stem = AXIS_DETECTOR if self.has_net(AXIS_DETECTOR) else "detector"
+        h, w = img.shape[:2]
+        rows = [rs for rs, _ in strips]
+        found = []
+        for canvas, places in rectify.canvases([im for _, im in strips]):
+            for d in self._detect_at(canvas, rectify.CANVAS, stem)[0]:
+                q = rectify.to_photo(d.quad if d.quad is not None else box_quad(d.box), places, rows)
+                if q is not None:
+                    found.append(quad_detection(q, d.score, w, h))
+        # one tile seen on two overlapping chunks: the surer box
+        found.sort(key=lambda d: -d.score)
+        kept: list[Detection] = []
+        for d in found:
+            if all(quad_iou(d.quad, k.quad) <= 0.4 for k in kept):
+                kept.append(d)
+        if len(kept) > 1:
+            idx = suppress_inner_quads({i: d.quad for i, d in enumerate(kept)},
+                                       np.array([d.score for d in kept]), np.arange(len(kept)), self.inner)
+            kept = [kept[i] for i in sorted(idx)]
+        members = sorted({i for rs in rows for i in rs.members})
+        fused = fuse_rectified(dets, quads, members, kept, w, h)
+        if len(fused) > 1:
+            keep = suppress_inner_quads({i: d.quad if d.quad is not None else box_quad(d.box)
+                                         for i, d in enumerate(fused)},
+                                        np.array([d.score for d in fused]), np.arange(len(fused)), self.inner)
+            fused = [fused[i] for i in sorted(keep)]
+        return fused
 
     def _detect_with(self, stem: str, img: np.ndarray) -> list[Detection]:
         net = self.net(stem)
@@ -598,6 +652,45 @@ def fuse_passes(first: list[Detection], second: list[Detection], w: int, h: int,
         wa, wb = d.score, partner.score
         q = (wa * np.asarray(d.quad) + wb * aligned(partner.quad, d.quad)) / (wa + wb)
         out.append(quad_detection(q, (wa + wb) / 2, w, h))
+    return out
+
+
+def fuse_rectified(dets: list[Detection], quads: Sequence[np.ndarray], members: Sequence[int],
+                   found: list[Detection], w: int, h: int, iou: float | None = None,
+                   new: float | None = None) -> list[Detection]:
+    """First-pass detections ``dets`` (corners ``quads``) fused with the boxes
+    ``found`` on their rows warped level (``members``: the detections on those
+    rows). Duplicates among ``found`` (overlapping chunks) go first; then,
+    surest first, a found box overlapping first-pass members by ``iou``
+    (default ``RECTIFIED_IOU``) is averaged with the one it overlaps most
+    (corners weighted by confidence, the higher confidence kept); one
+    overlapping none is kept from ``new`` (default ``RECTIFIED_NEW``). The
+    other detections stay as they were.
+
+    >>> sq = lambda x: np.array([[x, 0], [x + 10, 0], [x + 10, 14], [x, 14]], float)
+    >>> first = [quad_detection(sq(x), 0.8, 100, 20) for x in (0, 11, 22)]
+    >>> found = [quad_detection(sq(x) + [1, 0], 0.8, 100, 20) for x in (0, 11, 22, 33)]
+    >>> out = fuse_rectified(first, [d.quad for d in first], [0, 1, 2], found, 100, 20)
+    >>> [round(float(d.quad[0][0]), 1) for d in out]
+    [0.5, 11.5, 22.5, 34.0]
+    """
+    iou = RECTIFIED_IOU if iou is None else iou
+    new = RECTIFIED_NEW if new is None else new
+    on_rows = set(members)
+    out = [d for i, d in enumerate(dets) if i not in on_rows]
+    taken: set[int] = set()
+    for d in found:
+        overlap = {i: quad_iou(d.quad, quads[i]) for i in on_rows}
+        hit = [i for i, v in overlap.items() if v > iou]
+        if hit:
+            i = max(hit, key=overlap.get)
+            taken.add(i)
+            wa, wb = d.score, dets[i].score
+            q = (wa * np.asarray(d.quad) + wb * aligned(quads[i], d.quad)) / (wa + wb)
+            out.append(quad_detection(q, max(wa, wb), w, h))
+        elif d.score >= new:
+            out.append(d)
+    out += [dets[i] for i in sorted(on_rows - taken)]
     return out
 
 
