@@ -140,3 +140,58 @@ def test_crop_recipe_and_jitter_render_into_their_own_folders(tmp_path, monkeypa
     assert player.name == "crops-face-2-5-upright-synth-upright-player-jit0.08"
     assert seen[0][2] == 0.04 and seen[1][2] == 0.08
     assert seen[1][1].p_side_view > seen[0][1].p_side_view  # the player recipe's config was used
+
+
+def test_strip_canvases_are_labelled_with_the_true_faces(tmp_path, monkeypatch) -> None:
+    """Every labelled box on a rectified-strip canvas is where the renderer
+    put a tile: mapped back to the photo it overlaps a true rack face."""
+    import yaml
+
+    from okey_vision.synth import load_config
+    from okey_vision.synth.datasets import image_seed
+    from okey_vision.synth.render import render_scene
+    from okey_vision.vision import rectify, train
+
+    monkeypatch.setattr(train, "DATA", tmp_path)
+    out = train.make_strip_data(4, 5, logging.getLogger("t"))
+    labels = sorted((out / "labels").rglob("*.txt"))
+    assert labels and len(labels) == len(list((out / "images").rglob("*.jpg")))
+    config = load_config(train.ROOT / "datasets" / train.STRIP_RECIPE)
+    boxes = 0
+    for lab in labels:
+        i, k = int(lab.stem.split("_")[2]), int(lab.stem.split("_")[3])
+        scene = render_scene(image_seed(5, i), config)
+        places = _strip_places(scene, i)[k]
+        rack = [np.asarray(t.quad, float) for t in scene.tiles if t.on_rack]
+        for line in lab.read_text().split("\n"):
+            if not line:
+                continue
+            _, x, y, w, h = map(float, line.split())
+            s = rectify.CANVAS
+            assert 0 <= (x - w / 2) * s and (x + w / 2) * s <= s + 1e-6
+            boxes += 1
+            # the label's centre lies inside a true rack face mapped onto this canvas
+            cx, cy = x * s, y * s
+            assert any(cv2.pointPolygonTest(np.float32(rectify.to_canvas(q, p, rs)), (cx, cy), False) >= 0
+                       for q in rack for rs, p in places)
+    assert boxes >= 10
+    # the detector's data.yaml gains the strips beside its own images
+    base = tmp_path / "detect" / "data.yaml"
+    base.parent.mkdir()
+    base.write_text(yaml.safe_dump({"path": str(base.parent), "train": "images/train", "val": "images/val",
+                                    "names": {0: "tile"}}))
+    both = yaml.safe_load(train.with_strips(base, out).read_text())
+    assert both["train"] == [str(base.parent / "images" / "train"), str(out / "images" / "train")]
+
+
+def _strip_places(scene, i):
+    """Per canvas, the (strip, placement) pairs make_strip_data used for scene ``i`` (seed 5)."""
+    from okey_vision.vision import rectify, train
+    from okey_vision.vision.crops import quad_axes
+
+    rng = np.random.default_rng(np.random.SeedSequence([5, i, 11]))
+    rack = [np.asarray(t.quad, np.float64) for t in scene.tiles if t.on_rack]
+    loose = [q + rng.normal(0, train.STRIP_JITTER * quad_axes(q)[3], q.shape) for q in rack]
+    strips = rectify.row_strips(scene.image, loose, min_lean=0.0)
+    rows = [rs for rs, _ in strips]
+    return [[(rows[p.strip], p) for p in places] for _, places in rectify.canvases([im for _, im in strips])]

@@ -234,5 +234,14 @@ def to_photo(quad: Quad, places: Sequence[Placement], strips: Sequence[RowStrip]
     return None
 
 
+def to_canvas(quad: Quad, place: Placement, strip: RowStrip) -> Quad:
+    """A photo quad mapped onto the chunk ``place`` of ``strip`` (canvas px):
+    :func:`to_photo` the other way, for labelling training canvases."""
+    import cv2
+
+    q = cv2.perspectiveTransform(np.asarray(quad, np.float64)[None], strip.transform)[0]
+    return q - [place.x0, -place.y0]
+
+
 __all__ = ["CANVAS", "MARGIN", "MIN_LEAN", "STRIP_H", "Placement", "RowStrip", "canvases", "lean",
-           "row_strips", "rows_of", "to_photo"]
+           "row_strips", "rows_of", "to_canvas", "to_photo"]

@@ -134,6 +134,93 @@ def _make_boxes_data(name: str, config, classes: str, count: int, seed: int, log
     return out / "data.yaml"
 
 
+#: Rectified row strips (``okey_vision.vision.rectify``) for the upright
+#: detector: the player-style recipe, its racks turned and seen from the side.
+STRIP_RECIPE = "synth-player.yaml"
+#: The true corners are moved by this share of the tile's height (normal
+#: sd) before the rows are fitted, as loose as the first pass's boxes.
+STRIP_JITTER = 0.08
+
+
+def make_strip_data(count: int, seed: int, log: logging.Logger, recipe: str = STRIP_RECIPE) -> Path:
+    """Render ``count`` scenes (once, resumable by its ``.done`` mark) and write
+    the canvases the reader's second pass would see -- every rack row warped
+    level and unsheared from loosened true corners, stacked on 416 px
+    canvases -- labelled with the true faces' upright bounds there (a face
+    less than 60 % on its chunk is left unlabelled); returns the folder,
+    with ``images/{train,val}`` and ``labels/{train,val}``."""
+    import cv2
+    import numpy as np
+
+    from okey_vision.synth import load_config
+    from okey_vision.synth.datasets import image_seed, split_of, yolo_line
+    from okey_vision.synth.render import render_scene
+    from okey_vision.vision import rectify
+    from okey_vision.vision.crops import quad_axes
+
+    out = DATA / f"strips-{Path(recipe).stem}-{count}-{seed}"
+    done = out / ".done"
+    if done.exists():
+        return out
+    shutil.rmtree(out, ignore_errors=True)
+    for sp in ("train", "val"):
+        (out / "images" / sp).mkdir(parents=True, exist_ok=True)
+        (out / "labels" / sp).mkdir(parents=True, exist_ok=True)
+    config = load_config(ROOT / "datasets" / recipe)
+    t, n = time.time(), 0
+    log.info(f"cutting rectified row strips of {count} scenes into {out}")
+    for i in range(count):
+        scene = render_scene(image_seed(seed, i), config)
+        rng = np.random.default_rng(np.random.SeedSequence([seed, i, 11]))
+        rack = [np.asarray(tl.quad, np.float64) for tl in scene.tiles if tl.on_rack]
+        if len(rack) < 3:
+            continue
+        loose = [q + rng.normal(0, STRIP_JITTER * quad_axes(q)[3], q.shape) for q in rack]
+        strips = rectify.row_strips(scene.image, loose, min_lean=0.0)
+        if not strips:
+            continue
+        rows = [rs for rs, _ in strips]
+        sp = split_of(i, seed, 0.1)
+        for k, (canvas, places) in enumerate(rectify.canvases([im for _, im in strips])):
+            lines = []
+            for p in places:
+                rs = rows[p.strip]
+                x_hi = min(rectify.CANVAS, rs.size[0] - p.x0)
+                for tl in scene.tiles:
+                    q = rectify.to_canvas(tl.quad, p, rs)
+                    x1, y1 = q.min(0)
+                    x2, y2 = q.max(0)
+                    area = (x2 - x1) * (y2 - y1)
+                    cx1, cy1 = max(x1, 0.0), max(y1, p.y0)
+                    cx2, cy2 = min(x2, x_hi), min(y2, p.y0 + rs.size[1])
+                    if area <= 0 or cx2 <= cx1 or cy2 <= cy1 or (cx2 - cx1) * (cy2 - cy1) < 0.6 * area:
+                        continue
+                    lines.append(yolo_line(0, (cx1, cy1, cx2, cy2), rectify.CANVAS, rectify.CANVAS))
+            stem = f"strip_{seed}_{i:06d}_{k}"
+            cv2.imwrite(str(out / "images" / sp / f"{stem}.jpg"), canvas, [cv2.IMWRITE_JPEG_QUALITY, 95])
+            (out / "labels" / sp / f"{stem}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+            n += 1
+        if (i + 1) % 100 == 0:
+            log.info(f"  {i + 1}/{count} scenes, {n} canvases, {time.time() - t:.0f}s")
+    done.write_text("ok")
+    log.info(f"strip canvases ready: {n} in {time.time() - t:.0f}s")
+    return out
+
+
+def with_strips(data: Path, strips: Path) -> Path:
+    """A ``data.yaml`` training and validating on ``data``'s images and the strip canvases."""
+    import yaml
+
+    base = yaml.safe_load(Path(data).read_text())
+    root = Path(base["path"])
+    out = Path(data).with_name(f"data-{strips.name}.yaml")
+    out.write_text(yaml.safe_dump({
+        "path": str(root), "names": base["names"],
+        "train": [str(root / base["train"]), str(strips / "images" / "train")],
+        "val": [str(root / base["val"]), str(strips / "images" / "val")]}))
+    return out
+
+
 #: The upright crops' default recipe.
 UPRIGHT_RECIPE = "synth-upright.yaml"
 
@@ -528,6 +615,8 @@ def train(model: str, args: argparse.Namespace) -> None:
     else:
         if model == "detector":
             data = make_detect_data(r["count"], r["seed"], log)
+            if args.strips:
+                data = with_strips(data, make_strip_data(args.strips, args.strips_seed, log))
             yaml_name = "yolo11n.yaml"
         elif model == "obb":
             data = make_obb_data(r["count"], r["seed"], log, args.recipe)
@@ -623,6 +712,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--turn", type=float, default=0.0,
                    help="classifiers, upright crops: turn each tile's corners by a normal angle "
                         "of this many degrees (a detector's box is often a few degrees off)")
+    p.add_argument("--strips", type=int, default=0,
+                   help="detector: also train on the rectified row strips of this many scenes "
+                        "(the reader's second pass, okey_vision.vision.rectify)")
+    p.add_argument("--strips-seed", dest="strips_seed", type=int, default=3600)
     p.add_argument("--fliplr", type=float, default=0.0,
                    help="obb: mirror this share of the training images left to right (the reader "
                         "also reads the photo mirrored: FLIP_FUSE)")
