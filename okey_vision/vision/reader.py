@@ -76,6 +76,9 @@ OWN_TURN_EVIDENCE = 2.5
 CLUSTER_WEIGHT = 0.0
 #: The upright (axis-aligned) detector, used when the photo's tiles stand upright.
 AXIS_DETECTOR = "detector_axis"
+#: The upright detector fine-tuned on rectified row strips (``RECTIFY_ROWS``);
+#: without it the strips are read by ``AXIS_DETECTOR``.
+STRIP_DETECTOR = "detector_strip"
 #: A photo is read with the upright detector when this share of its boxes
 #: are at least ``UPRIGHT_ASPECT`` times taller than wide (standing tiles).
 #: Chosen on validation sets (never the held-out photos): the player-style
@@ -193,8 +196,8 @@ class RackReader:
     @property
     def stems(self) -> tuple[str, ...]:
         """The networks this reader runs: the shipped three, and the upright
-        detector when the model folder has it."""
-        return STEMS + ((AXIS_DETECTOR,) if self.has_net(AXIS_DETECTOR) else ())
+        and strip detectors when the model folder has them."""
+        return STEMS + tuple(s for s in (AXIS_DETECTOR, STRIP_DETECTOR) if self.has_net(s))
 
     @property
     def backends(self) -> dict[str, str]:
@@ -247,15 +250,15 @@ class RackReader:
 
     def rectify_rows(self, img: np.ndarray, dets: list[Detection]) -> list[Detection]:
         """``dets`` with every leaning rack row read again warped level and
-        square-on (``okey_vision.vision.rectify``) by the upright detector,
-        the boxes found there fused in (:func:`fuse_rectified`)."""
+        square-on (``okey_vision.vision.rectify``) by the strip detector (or
+        the upright one), the boxes found there fused in (:func:`fuse_rectified`)."""
         if len(dets) < 3:
             return dets
         quads = [upright_quad(d.quad if d.quad is not None else box_quad(d.box)) for d in dets]
         strips = rectify.row_strips(img, quads)
         if not strips:
             return dets
-        stem = AXIS_DETECTOR if self.has_net(AXIS_DETECTOR) else "detector"
+        stem = next(s for s in (STRIP_DETECTOR, AXIS_DETECTOR, "detector") if s == "detector" or self.has_net(s))
         h, w = img.shape[:2]
         rows = [rs for rs, _ in strips]
         found = []
