@@ -135,8 +135,8 @@ def _make_boxes_data(name: str, config, classes: str, count: int, seed: int, log
 
 
 #: Rectified row strips (``okey_vision.vision.rectify``) for the upright
-#: detector: the player-style recipe, its racks turned and seen from the side.
-STRIP_RECIPE = "synth-player.yaml"
+#: detector: the player-like training recipe (never the test recipe synth-player.yaml).
+STRIP_RECIPE = "synth-upright-player.yaml"
 #: The true corners are moved by this share of the tile's height (normal
 #: sd) before the rows are fitted, as loose as the first pass's boxes.
 STRIP_JITTER = 0.08
