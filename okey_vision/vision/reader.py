@@ -122,6 +122,9 @@ RECTIFY_ROWS = True
 RECTIFIED_IOU = 0.3
 #: ... and a rectified box overlapping none is kept from this confidence.
 RECTIFIED_NEW = 0.5
+#: Two boxes found on overlapping chunks of one strip overlapping by more
+#: than this IoU are one tile (the surer kept).
+RECTIFIED_SAME_IOU = 0.4
 #: Drop detections whose upright crop shows no ink (``crops.ink_feature``):
 #: blank / face-down tiles, which the upright detector was never taught.
 DROP_BLANKS = True
@@ -258,7 +261,7 @@ class RackReader:
         strips = rectify.row_strips(img, quads)
         if not strips:
             return dets
-        stem = next(s for s in (STRIP_DETECTOR, AXIS_DETECTOR, "detector") if s == "detector" or self.has_net(s))
+        stem = next((s for s in (STRIP_DETECTOR, AXIS_DETECTOR) if self.has_net(s)), "detector")
         h, w = img.shape[:2]
         rows = [rs for rs, _ in strips]
         found = []
@@ -271,7 +274,7 @@ class RackReader:
         found.sort(key=lambda d: -d.score)
         kept: list[Detection] = []
         for d in found:
-            if all(quad_iou(d.quad, k.quad) <= 0.4 for k in kept):
+            if all(quad_iou(d.quad, k.quad) <= RECTIFIED_SAME_IOU for k in kept):
                 kept.append(d)
         if len(kept) > 1:
             idx = suppress_inner_quads({i: d.quad for i, d in enumerate(kept)},
@@ -663,8 +666,8 @@ def fuse_rectified(dets: list[Detection], quads: Sequence[np.ndarray], members: 
                    new: float | None = None) -> list[Detection]:
     """First-pass detections ``dets`` (corners ``quads``) fused with the boxes
     ``found`` on their rows warped level (``members``: the detections on those
-    rows). Duplicates among ``found`` (overlapping chunks) go first; then,
-    surest first, a found box overlapping first-pass members by ``iou``
+    rows; ``found`` free of duplicates, surest first). A found box
+    overlapping first-pass members by ``iou``
     (default ``RECTIFIED_IOU``) is averaged with the one it overlaps most
     (corners weighted by confidence, the higher confidence kept); one
     overlapping none is kept from ``new`` (default ``RECTIFIED_NEW``). The
