@@ -162,7 +162,7 @@ def test_strip_canvases_are_labelled_with_the_true_faces(tmp_path, monkeypatch) 
     for lab in labels:
         i, k = int(lab.stem.split("_")[2]), int(lab.stem.split("_")[3])
         scene = render_scene(image_seed(5, i), config)
-        places = _strip_places(scene, i)[k]
+        places = train.strip_canvases(scene, 5, i)[k][1]
         rack = [np.asarray(t.quad, float) for t in scene.tiles if t.on_rack]
         for line in lab.read_text().split("\n"):
             if not line:
@@ -183,19 +183,6 @@ def test_strip_canvases_are_labelled_with_the_true_faces(tmp_path, monkeypatch) 
                                     "names": {0: "tile"}}))
     both = yaml.safe_load(train.with_strips(base, out).read_text())
     assert both["train"] == [str(base.parent / "images" / "train"), str(out / "images" / "train")]
-
-
-def _strip_places(scene, i):
-    """Per canvas, the (strip, placement) pairs make_strip_data used for scene ``i`` (seed 5)."""
-    from okey_vision.vision import rectify, train
-    from okey_vision.vision.crops import quad_axes
-
-    rng = np.random.default_rng(np.random.SeedSequence([5, i, 11]))
-    rack = [np.asarray(t.quad, np.float64) for t in scene.tiles if t.on_rack]
-    loose = [q + rng.normal(0, train.STRIP_JITTER * quad_axes(q)[3], q.shape) for q in rack]
-    strips = rectify.row_strips(scene.image, loose, min_lean=0.0)
-    rows = [rs for rs, _ in strips]
-    return [[(rows[p.strip], p) for p in places] for _, places in rectify.canvases([im for _, im in strips])]
 
 
 def test_int8_weights_compute_what_the_float_ones_do(tmp_path) -> None:

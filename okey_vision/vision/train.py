@@ -150,13 +150,11 @@ def make_strip_data(count: int, seed: int, log: logging.Logger, recipe: str = ST
     less than 60 % on its chunk is left unlabelled); returns the folder,
     with ``images/{train,val}`` and ``labels/{train,val}``."""
     import cv2
-    import numpy as np
 
     from okey_vision.synth import load_config
     from okey_vision.synth.datasets import image_seed, split_of, yolo_line
     from okey_vision.synth.render import render_scene
     from okey_vision.vision import rectify
-    from okey_vision.vision.crops import quad_axes
 
     out = DATA / f"strips-{Path(recipe).stem}-{count}-{seed}"
     done = out / ".done"
@@ -171,20 +169,10 @@ def make_strip_data(count: int, seed: int, log: logging.Logger, recipe: str = ST
     log.info(f"cutting rectified row strips of {count} scenes into {out}")
     for i in range(count):
         scene = render_scene(image_seed(seed, i), config)
-        rng = np.random.default_rng(np.random.SeedSequence([seed, i, 11]))
-        rack = [np.asarray(tl.quad, np.float64) for tl in scene.tiles if tl.on_rack]
-        if len(rack) < 3:
-            continue
-        loose = [q + rng.normal(0, STRIP_JITTER * quad_axes(q)[3], q.shape) for q in rack]
-        strips = rectify.row_strips(scene.image, loose, min_lean=0.0)
-        if not strips:
-            continue
-        rows = [rs for rs, _ in strips]
         sp = split_of(i, seed, 0.1)
-        for k, (canvas, places) in enumerate(rectify.canvases([im for _, im in strips])):
+        for k, (canvas, places) in enumerate(strip_canvases(scene, seed, i)):
             lines = []
-            for p in places:
-                rs = rows[p.strip]
+            for rs, p in places:
                 x_hi = min(rectify.CANVAS, rs.size[0] - p.x0)
                 for tl in scene.tiles:
                     q = rectify.to_canvas(tl.quad, p, rs)
@@ -205,6 +193,27 @@ def make_strip_data(count: int, seed: int, log: logging.Logger, recipe: str = ST
     done.write_text("ok")
     log.info(f"strip canvases ready: {n} in {time.time() - t:.0f}s")
     return out
+
+
+def strip_canvases(scene, seed: int, index: int) -> list[tuple]:
+    """The canvases :func:`make_strip_data` cuts from scene ``index`` of
+    ``seed``, each with its (RowStrip, Placement) pairs: every rack row of
+    three or more tiles warped from its true corners loosened by
+    ``STRIP_JITTER`` (deterministic from seed and index)."""
+    import numpy as np
+
+    from okey_vision.vision import rectify
+    from okey_vision.vision.crops import quad_axes
+
+    rng = np.random.default_rng(np.random.SeedSequence([seed, index, 11]))
+    rack = [np.asarray(tl.quad, np.float64) for tl in scene.tiles if tl.on_rack]
+    if len(rack) < 3:
+        return []
+    loose = [q + rng.normal(0, STRIP_JITTER * quad_axes(q)[3], q.shape) for q in rack]
+    strips = rectify.row_strips(scene.image, loose, min_lean=0.0)
+    rows = [rs for rs, _ in strips]
+    return [(canvas, [(rows[p.strip], p) for p in places])
+            for canvas, places in rectify.canvases([im for _, im in strips])]
 
 
 def with_strips(data: Path, strips: Path) -> Path:
@@ -520,36 +529,22 @@ def store_half(path: Path) -> None:
     """Store an ONNX model's float weights as float16 behind Cast nodes: half
     the file; onnxruntime folds the casts when it loads, so it runs in fp32.
     The graph's shape annotations (``value_info``) are dropped too."""
-    import numpy as np
-    import onnx
-    from onnx import helper, numpy_helper
+    _store_weights(path, int8=False)
 
-    model = onnx.load(str(path))
-    g = model.graph
-    casts = []
-    for init in list(g.initializer):
-        if init.data_type != onnx.TensorProto.FLOAT:
-            continue
-        arr = numpy_helper.to_array(init)
-        if arr.size < 64:
-            continue
-        name = init.name
-        half = numpy_helper.from_array(arr.astype(np.float16), name + "_fp16")
-        g.initializer.remove(init)
-        g.initializer.append(half)
-        casts.append(helper.make_node("Cast", [name + "_fp16"], [name], to=onnx.TensorProto.FLOAT,
-                                      name=name + "_cast"))
-    for node in reversed(casts):
-        g.node.insert(0, node)
-    del g.value_info[:]  # shape annotations: onnxruntime infers them (0.1-0.7 MB a model)
-    onnx.checker.check_model(model)
-    onnx.save(model, str(path))
 
 def store_int8(path: Path) -> None:
     """Store an ONNX model's convolution weights as int8, one scale per output
     channel, behind DequantizeLinear nodes (the other float weights as
     float16 behind Cast nodes, as :func:`store_half`): about a quarter of
     the fp32 file; it still computes in fp32."""
+    _store_weights(path, int8=True)
+
+
+def _store_weights(path: Path, int8: bool) -> None:
+    """:func:`store_half` and :func:`store_int8`: every float weight of 64+
+    values goes behind a node that gives it back in fp32 -- a Cast from
+    float16, or with ``int8`` for a convolution's weight (4-D, 1024+ values) a
+    per-output-channel DequantizeLinear."""
     import numpy as np
     import onnx
     from onnx import helper, numpy_helper
@@ -565,7 +560,7 @@ def store_int8(path: Path) -> None:
             continue
         name = init.name
         g.initializer.remove(init)
-        if arr.ndim == 4 and arr.size >= 1024:  # a convolution's weight: int8 per output channel
+        if int8 and arr.ndim == 4 and arr.size >= 1024:
             scale = np.abs(arr.reshape(arr.shape[0], -1)).max(1) / 127.0
             scale = np.where(scale > 0, scale, 1.0).astype(np.float32)
             q = np.clip(np.round(arr / scale[:, None, None, None]), -127, 127).astype(np.int8)
@@ -580,7 +575,7 @@ def store_int8(path: Path) -> None:
                                           name=name + "_cast"))
     for node in reversed(nodes):
         g.node.insert(0, node)
-    del g.value_info[:]  # shape annotations: onnxruntime infers them
+    del g.value_info[:]  # shape annotations: onnxruntime infers them (0.1-0.7 MB a model)
     onnx.checker.check_model(model)
     onnx.save(model, str(path))
 
