@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import socket
 
 import pytest
@@ -16,7 +15,7 @@ from okey_vision import cli  # noqa: E402
 from okey_vision.errors import ImageError  # noqa: E402
 from okey_vision.synth import SynthConfig, render_scene  # noqa: E402
 from okey_vision.vision.io import load_image  # noqa: E402
-from okey_vision.vision.reader import DEFAULT_MODELS, RackReader, assign_rows  # noqa: E402
+from okey_vision.vision.reader import DEFAULT_MODELS, RackReader  # noqa: E402
 from okey_vision.vision.reads import APART, TileRead  # noqa: E402
 
 #: A clean, well-lit rack photo: no effects, no clutter, readable tile size.
@@ -183,62 +182,6 @@ def test_a_planted_impossible_read_is_fixed(reader: RackReader, monkeypatch) -> 
     names = [r.name for r in reads]
     assert len(reads) >= 3 and names.count("r5") <= 2
     assert len(TILES) == 53
-
-
-def test_rows_follow_a_diagonal_rack() -> None:
-    from okey_vision.tiles import parse_tile
-    from okey_vision.vision.crops import obb_quad
-
-    ang = math.radians(40)
-    u = np.array([math.cos(ang), math.sin(ang)])
-    v = np.array([-math.sin(ang), math.cos(ang)])  # down the rack's tiers
-    reads = []
-    for row, n in ((0, 6), (1, 5)):
-        for i in range(n):
-            c = np.array([300.0, 200.0]) + u * 24 * i + v * 40 * row
-            q = obb_quad(c[0], c[1], 20, 30, ang)
-            box = (q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max())
-            reads.append(TileRead(box, parse_tile(f"r{i + 1 + 6 * row}"), 0.9,
-                                  quad=tuple(map(tuple, q))))
-    far = obb_quad(100, 500, 20, 30, ang)
-    reads.append(TileRead((90, 485, 110, 515), parse_tile("k1"), 0.9, quad=tuple(map(tuple, far))))
-    from okey_vision.vision.reads import rack_order
-
-    out = rack_order(assign_rows(reads[::-1]))
-    assert [r.name for r in out] == [f"r{k}" for k in range(1, 12)] + ["k1"]
-    assert [r.row for r in out] == [0] * 6 + [1] * 5 + [APART]
-
-
-def test_rows_follow_the_row_when_the_boxes_are_turned() -> None:
-    """A side view: the detector's boxes turned 35 degrees off a level rack
-    row; the rows follow the tiles' neighbours, not the boxes' axes."""
-    from okey_vision.tiles import parse_tile
-    from okey_vision.vision.crops import obb_quad
-    from okey_vision.vision.reads import rack_order
-
-    ang = math.radians(35)
-    reads = []
-    for row, n in ((0, 6), (1, 5)):
-        for i in range(n):
-            q = obb_quad(300.0 + 24 * i, 200.0 + 45 * row, 20, 30, ang)
-            box = (q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max())
-            reads.append(TileRead(box, parse_tile(f"r{i + 1 + 6 * row}"), 0.9, quad=tuple(map(tuple, q))))
-    out = rack_order(assign_rows(reads[::-1]))
-    assert [r.name for r in out] == [f"r{k}" for k in range(1, 12)]
-    assert [r.row for r in out] == [0] * 6 + [1] * 5
-
-
-def test_rows_and_apart() -> None:
-    def tr(x, y):
-        from okey_vision.tiles import parse_tile
-
-        return TileRead((x, y, x + 20, y + 30), parse_tile("r1"), 0.9)
-
-    top = [tr(100 + 22 * i, 100) for i in range(5)]
-    bottom = [tr(100 + 22 * i, 140 + i) for i in range(4)]
-    far = tr(400, 300)
-    out = assign_rows(bottom + [far] + top)
-    assert [r.row for r in out] == [1] * 4 + [APART] + [0] * 5
 
 
 # -- input handling -------------------------------------------------------------------

@@ -45,8 +45,9 @@ from okey_vision.vision.crops import (COLOR_CLASSES, NUMBER_CLASSES, aligned, bo
 from okey_vision.vision.io import Photo, as_bgr, load_photo
 from okey_vision.vision.memory import release_memory
 from okey_vision.vision.nets import DEFAULT_MODELS, STEMS, ModelMissingError, Net, env_int, models_dir
-from okey_vision.vision.reads import APART, TileRead, rack_order
+from okey_vision.vision.reads import TileRead, rack_order
 from okey_vision.vision import rectify, refine
+from okey_vision.vision.rows import assign_rows, common_axis
 
 #: Classifier input size (crops are square, padded with the tile's median colour).
 CROP_SIZE = 64
@@ -820,114 +821,6 @@ def crop_tile(img: np.ndarray, box: Sequence[float], size: int = CROP_SIZE,
     return out
 
 
-def assign_rows(reads: Sequence[TileRead]) -> list[TileRead]:
-    """Group reads into rows of side-by-side tiles, numbered top to bottom; a
-    lone tile away from every row gets ``APART``."""
-    from dataclasses import replace
-
-    n = len(reads)
-    if n == 0:
-        return []
-    c = np.array([r.center for r in reads])
-    wh = np.array([(r.box[2] - r.box[0], r.box[3] - r.box[1]) for r in reads])
-    quads = [np.asarray(r.quad, np.float64) for r in reads if r.quad is not None]
-    axis = common_axis(quads)[0] if len(quads) == n else None
-    if axis is not None and ROW_DIRECTION:
-        axis = row_direction(c, axis)
-    if axis is not None:  # work in the rack's own frame: x along the rows, y down the tiers
-        right = axis
-        down = np.array([-right[1], right[0]])
-        c = np.column_stack([c @ right, c @ down])
-        wh = np.array([quad_axes(q)[2:] for q in quads])
-    h = float(np.median(wh[:, 1]))
-    w = float(np.median(wh[:, 0]))
-    parent = list(range(n))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    # link each tile to its nearest horizontal neighbour on each side
-    for i in range(n):
-        dx = c[:, 0] - c[i, 0]
-        dy = np.abs(c[:, 1] - c[i, 1])
-        for side in (1, -1):
-            ok = (side * dx > 0.2 * w) & (dy < 0.45 * h) & (side * dx < 3.0 * w)
-            if ok.any():
-                j = int(np.argmin(np.where(ok, np.abs(dx) + 2 * dy, np.inf)))
-                parent[find(i)] = find(j)
-    groups: dict[int, list[int]] = {}
-    for i in range(n):
-        groups.setdefault(find(i), []).append(i)
-    rows = [g for g in groups.values() if len(g) >= 2]
-    lone = [g[0] for g in groups.values() if len(g) == 1]
-    row_of = {}
-    if rows:
-        ys = [float(np.mean(c[g, 1])) for g in rows]
-        for i in lone:  # a lone tile within a row's band and span joins it, else apart
-            k = int(np.argmin([abs(c[i, 1] - y) for y in ys]))
-            g = rows[k]
-            xs = c[g, 0]
-            if abs(c[i, 1] - ys[k]) < 0.6 * h and xs.min() - 4 * w < c[i, 0] < xs.max() + 4 * w:
-                rows[k] = g + [i]
-            else:
-                row_of[i] = APART
-        order = np.argsort([float(np.mean(c[g, 1])) for g in rows])
-        for rank, k in enumerate(order):
-            for i in rows[k]:
-                row_of[i] = rank
-    else:  # no rows: one tile, or scattered tiles -- each its own row, top to bottom
-        for rank, i in enumerate(np.argsort(c[:, 1])):
-            row_of[int(i)] = 0 if n == 1 else rank
-    return [replace(r, row=int(row_of[i]), along=float(c[i, 0]) if axis is not None else None)
-            for i, r in enumerate(reads)]
-
-
-#: Rows are followed along the direction from each tile to its nearest
-#: neighbour when it departs from the tiles' own axis by more than
-#: ``ROW_DIRECTION_MIN_DEG`` (a side view's boxes turned off the row): see
-#: ``row_direction``. Measured on the player-style validation renders (seed
-#: 9201, ``read_diagnose.py --misses``): matched rack tiles put APART 28 -> 21
-#: (5 / 10 / 20 degrees: 20 / 21 / 21), loose tiles put on a row 9 -> 9, the
-#: reads themselves unchanged; the real training photos unchanged.
-ROW_DIRECTION = True
-ROW_DIRECTION_MIN_DEG = 10.0
-
-
-def row_direction(centres: np.ndarray, axis: np.ndarray) -> np.ndarray:
-    """The rows' direction: the mean (mod 180 degrees) of each tile's vector to
-    its nearest neighbour, signed like ``axis``, when those vectors agree and
-    depart from ``axis`` by more than ``ROW_DIRECTION_MIN_DEG``; else ``axis``."""
-    n = len(centres)
-    if n < 3:
-        return axis
-    d = centres[:, None, :] - centres[None, :, :]
-    dist = np.linalg.norm(d, axis=2)
-    np.fill_diagonal(dist, np.inf)
-    u = axial_mean(d[np.arange(n), dist.argmin(1)])
-    if u is None:
-        return axis
-    if u @ axis < 0:
-        u = -u
-    if np.degrees(np.arccos(min(1.0, float(u @ axis)))) <= ROW_DIRECTION_MIN_DEG:
-        return axis
-    return u
-
-
-def axial_mean(vectors: np.ndarray) -> np.ndarray | None:
-    """The unit direction (mod 180 degrees, sign arbitrary) the vectors share:
-    their circular mean with doubled angles; ``None`` when they point every
-    which way (the doubled angles' mean is shorter than 0.5)."""
-    v = np.asarray(vectors, np.float64)
-    z = np.exp(2j * np.arctan2(v[:, 1], v[:, 0])).mean()
-    if abs(z) < 0.5:
-        return None
-    theta = np.angle(z) / 2
-    return np.array([np.cos(theta), np.sin(theta)])
-
-
 def upright_photo(dets: list[Detection], aspect: float | None = None) -> bool:
     """True when upright boxes look like standing tiles: at least 3, and at
     least ``UPRIGHT_SHARE`` of them ``aspect`` (default ``UPRIGHT_ASPECT``)
@@ -938,26 +831,6 @@ def upright_photo(dets: list[Detection], aspect: float | None = None) -> bool:
     aspect = UPRIGHT_ASPECT if aspect is None else aspect
     tall = [(d.box[3] - d.box[1]) >= aspect * (d.box[2] - d.box[0]) for d in dets]
     return float(np.mean(tall)) >= UPRIGHT_SHARE
-
-
-def common_axis(quads: Sequence[np.ndarray], tol_deg: float = 20.0
-                ) -> tuple[np.ndarray | None, list[int]]:
-    """(unit "right" vector of the photo's common tile axis, indices of the
-    tiles lying along it): the circular mean of the tiles' axes (mod 180
-    degrees), its sign set by most tiles' right vectors. ``None`` when the
-    tiles lie every which way (no rack)."""
-    if not quads:
-        return None, []
-    rights = np.array([quad_axes(q)[0] for q in quads])
-    u = axial_mean(rights)
-    if u is None:
-        return None, []
-    dots = rights @ u
-    if (dots < 0).sum() > (dots > 0).sum() or ((dots < 0).sum() == (dots > 0).sum() and dots.sum() < 0):
-        u = -u
-        dots = -dots
-    members = [i for i, dd in enumerate(dots) if abs(dd) >= np.cos(np.radians(tol_deg))]
-    return u, members
 
 
 _DEFAULT: RackReader | None = None

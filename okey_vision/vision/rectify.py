@@ -33,6 +33,7 @@ from typing import Sequence
 import numpy as np
 
 from okey_vision.vision.crops import Quad, quad_axes
+from okey_vision.vision.rows import common_axis, row_direction
 
 #: Height of a rectified row strip (px), margins included: the tiles come out
 #: about ``STRIP_H / (1 + 2 * MARGIN)`` px tall, a size both detectors read well.
@@ -78,8 +79,6 @@ def rows_of(quads: Sequence[Quad]) -> tuple[np.ndarray, np.ndarray, list[list[in
     >>> rows_of(q)[2]
     [[0, 1, 2], [3, 4, 5]]
     """
-    from okey_vision.vision.reader import common_axis, row_direction
-
     if len(quads) < 2:
         return None
     c = np.array([np.asarray(q).mean(0) for q in quads])

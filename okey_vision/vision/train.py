@@ -723,8 +723,8 @@ def train(model: str, args: argparse.Namespace) -> None:
     ship(model, log)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Command line entry."""
+def build_parser() -> argparse.ArgumentParser:
+    """The command line's parser (also checks :mod:`okey_vision.vision.retrain`'s plan)."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("model", choices=sorted(RECIPES) + ["export", "mix"], nargs="+",
@@ -789,7 +789,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--mix-new", help="mix: the fine-tuned checkpoint")
     p.add_argument("--mix-weight", type=float, default=0.7, help="mix: weight of --mix-new")
     p.add_argument("--mix-out", help="mix: where to write the mixed checkpoint (e.g. models/number.pt)")
-    args = p.parse_args(argv)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line entry."""
+    args = build_parser().parse_args(argv)
     for m in args.model:
         if m == "mix":
             print(mix_weights(args.mix_old, args.mix_new, args.mix_weight, args.mix_out))

@@ -1,0 +1,102 @@
+"""The from-scratch retrain plan: every stage a valid ``train`` command, every
+shipped model rebuilt from its yaml, finished stages skipped on a rerun."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from okey_vision.vision import retrain, train
+
+SHIPPED = sorted(p.name for p in (Path(__file__).resolve().parents[1] / "models").glob("*.onnx"))
+STAGES = [s for lane in retrain.PLAN for s in lane] + list(retrain.FINISH)
+
+
+@pytest.mark.parametrize("stage", [s for s in STAGES if not s.move], ids=lambda s: s.name)
+def test_every_stage_is_a_valid_train_command(stage: retrain.Stage) -> None:
+    """The train command's own parser accepts each stage's arguments."""
+    args = train.build_parser().parse_args(retrain.stage_command(stage, restart=True))
+    assert args.model[0] in {*train.RECIPES, "export"}
+
+
+def test_no_stage_starts_from_weights_the_plan_did_not_make() -> None:
+    """From scratch: a stage's --init names only a model an earlier stage wrote."""
+    made: set[str] = set()
+    for lane in [*retrain.PLAN, retrain.FINISH]:
+        for s in lane:
+            if "--init" in s.argv:
+                init = s.argv[s.argv.index("--init") + 1]
+                assert Path(init).stem in made, s.name
+            if s.move:
+                made.add(s.move[1])
+            elif s.argv[0] != "export":
+                made.add(s.argv[0])
+
+
+class FakeTrainer:
+    """Stands in for the train commands: writes the files a real run would."""
+
+    def __init__(self, models: Path, fail: str | None = None) -> None:
+        self.models, self.fail, self.calls = models, fail, []
+
+    def __call__(self, argv, core: int) -> int:
+        self.calls.append(list(argv))
+        if argv[0] == self.fail:
+            return 1
+        if argv[0] == "export":
+            for stem in argv[argv.index("--onnx") + 1].split(","):
+                assert (self.models / f"{stem}.pt").exists(), stem
+                (self.models / f"{stem}.onnx").write_text("onnx")
+        else:
+            (self.models / f"{argv[0]}.pt").write_text(" ".join(argv))
+        return 0
+
+
+@pytest.fixture
+def sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """models/ and the stage marks in a temporary folder."""
+    models = tmp_path / "models"
+    models.mkdir()
+    monkeypatch.setattr(retrain, "MODELS", models)
+    monkeypatch.setattr(retrain, "MARKS", tmp_path / "marks")
+    return models
+
+
+def test_the_plan_rebuilds_every_shipped_model(sandbox: Path) -> None:
+    """Run with a fake trainer, the plan leaves exactly the shipped ONNX files."""
+    fake = FakeTrainer(sandbox)
+    assert retrain.retrain(runner=fake, log=logging.getLogger("test"))
+    assert sorted(p.name for p in sandbox.glob("*.onnx")) == SHIPPED
+    # the strip detector was fine-tuned from the upright detector, not from the oriented one
+    assert "--strips" in (sandbox / "detector_strip.pt").read_text()
+    assert (sandbox / "detector.pt").read_text().startswith("obb ")
+    assert all("--restart" in c for c in fake.calls if c[0] != "export")
+
+
+def test_a_rerun_skips_finished_stages_and_resumes_the_failed_one(sandbox: Path) -> None:
+    """After a failed stage, the next run starts there and resumes it (no --restart)."""
+    log = logging.getLogger("test")
+    first = FakeTrainer(sandbox, fail="color")
+    assert not retrain.retrain(runner=first, log=log)
+    assert sorted(c[0] for c in first.calls) == ["color", "number", "obb"]
+    second = FakeTrainer(sandbox)
+    assert retrain.retrain(runner=second, log=log)
+    trained = [c[0] for c in second.calls if c[0] != "export"]
+    assert "obb" not in trained and trained[0] == "color"
+    assert "--restart" not in second.calls[0]
+    assert sorted(p.name for p in sandbox.glob("*.onnx")) == SHIPPED
+
+
+def test_one_lane_alone_runs_no_finishing_stage(sandbox: Path) -> None:
+    """--lane 1: that lane's stages only; a later full run does the rest."""
+    log = logging.getLogger("test")
+    lane = FakeTrainer(sandbox)
+    assert retrain.retrain(runner=lane, log=log, lanes=[1])
+    assert [c[0] for c in lane.calls] == [s.argv[0] for s in retrain.PLAN[1] if not s.move]
+    assert not list(sandbox.glob("*.onnx"))
+    rest = FakeTrainer(sandbox)
+    assert retrain.retrain(runner=rest, log=log)
+    assert rest.calls[0][0] == "obb"
+    assert sorted(p.name for p in sandbox.glob("*.onnx")) == SHIPPED
