@@ -40,14 +40,57 @@ def test_detected_crops_join_the_face_crops(tmp_path, monkeypatch) -> None:
     from okey_vision.vision import train
 
     monkeypatch.setattr(train, "DATA", tmp_path)
+    stamps = {"crops-face-5-1": "ok", "crops-face-detected-3-7": f"detectors {train.detectors_fingerprint()}"}
     for folder, name in (("crops-face-5-1", "synth_0.png"), ("crops-face-detected-3-7", "det_7_0.png")):
         (tmp_path / folder / "train" / "b12").mkdir(parents=True)
         (tmp_path / folder / "val").mkdir(parents=True)
         cv2.imwrite(str(tmp_path / folder / "train" / "b12" / name), np.zeros((64, 64, 3), np.uint8))
-        (tmp_path / folder / ".done").write_text("ok")
+        (tmp_path / folder / ".done").write_text(stamps[folder])
     out = train.make_crop_data("number", 5, 1, logging.getLogger("t"), detected=3, detected_seed=7)
     assert out.name.endswith("-det3-7")
     assert sorted(p.name for p in (out / "train" / "12").iterdir()) == ["det_7_0.png", "synth_0.png"]
+
+
+def test_crops_of_other_detectors_are_cut_again(tmp_path, monkeypatch) -> None:
+    """Detected crops are reused only while the same detectors are in models/."""
+    from okey_vision.vision import train
+
+    monkeypatch.setattr(train, "DATA", tmp_path)
+    monkeypatch.setattr(train, "detectors_fingerprint", lambda: "new")
+    log = logging.getLogger("t")
+    det = tmp_path / "crops-face-detected-0-7"
+    (det / "train" / "b12").mkdir(parents=True)
+    cv2.imwrite(str(det / "train" / "b12" / "det_7_0.png"), np.zeros((64, 64, 3), np.uint8))
+    (det / ".done").write_text("detectors new")
+    assert train.make_detected_crops(0, 7, log) == det  # same detectors: reused
+    assert list(det.glob("*/*/*.png"))
+    (det / ".done").write_text("detectors old")
+    assert train.make_detected_crops(0, 7, log) == det  # other detectors: cut again (0 scenes)
+    assert (det / ".done").read_text() == "detectors new"
+    assert not list(det.glob("*/*/*.png"))
+
+
+def test_a_classifier_folder_is_rebuilt_when_a_source_was(tmp_path, monkeypatch) -> None:
+    """The number/colour folder is reused only while its sources are the ones it was built from."""
+    from okey_vision.vision import train
+
+    monkeypatch.setattr(train, "DATA", tmp_path)
+    monkeypatch.setattr(train, "detectors_fingerprint", lambda: "a")
+    log = logging.getLogger("t")
+    faces, det = tmp_path / "crops-face-5-1", tmp_path / "crops-face-detected-3-7"
+    for folder, name, stamp in ((faces, "synth_0.png", "ok"), (det, "det_7_0.png", "detectors a")):
+        (folder / "train" / "b12").mkdir(parents=True)
+        (folder / "val").mkdir(parents=True)
+        cv2.imwrite(str(folder / "train" / "b12" / name), np.zeros((64, 64, 3), np.uint8))
+        (folder / ".done").write_text(stamp)
+    out = train.make_crop_data("number", 5, 1, log, detected=3, detected_seed=7)
+    assert sorted(p.name for p in (out / "train" / "12").iterdir()) == ["det_7_0.png", "synth_0.png"]
+    # the detected crops were cut again by other detectors (simulated): a new crop, a new stamp
+    (det / "train" / "b12" / "det_7_0.png").rename(det / "train" / "b12" / "det_7_1.png")
+    (det / ".done").write_text("detectors b")
+    monkeypatch.setattr(train, "detectors_fingerprint", lambda: "b")
+    out = train.make_crop_data("number", 5, 1, log, detected=3, detected_seed=7)
+    assert sorted(p.name for p in (out / "train" / "12").iterdir()) == ["det_7_1.png", "synth_0.png"]
 
 
 def test_mix_weights_interpolates(tmp_path) -> None:

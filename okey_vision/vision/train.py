@@ -29,6 +29,7 @@ ONNX copy, :func:`recover_pt`);
 from __future__ import annotations
 
 import argparse
+import hashlib
 import logging
 import os
 import shutil
@@ -353,6 +354,17 @@ def _iou(a, b) -> float:
     return inter / u if u > 0 else 0.0
 
 
+def detectors_fingerprint() -> str:
+    """A short hash of the detector weights in ``models/``: detected crops are
+    reused only while the detectors that cut them are the ones there."""
+    h = hashlib.sha1()
+    for path in sorted(MODELS.glob("detector*")):
+        if path.suffix in (".onnx", ".pt"):
+            h.update(path.name.encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
 def make_detected_crops(count: int, seed: int, log: logging.Logger, refined: bool = False) -> Path:
     """Render ``count`` scenes of ``synth-detected.yaml`` (once) and cut each
     found tile where the shipped detectors put it (:func:`detected_crops`;
@@ -365,8 +377,11 @@ def make_detected_crops(count: int, seed: int, log: logging.Logger, refined: boo
 
     out = DATA / (f"crops-face-detected-{count}-{seed}" + ("-refined" if refined else ""))
     done = out / ".done"
-    if done.exists():
+    stamp = f"detectors {detectors_fingerprint()}"
+    if done.exists() and done.read_text() == stamp:
         return out
+    if done.exists():  # cut by other detectors (e.g. before a retrain): cut again
+        log.info(f"{out} was cut by other detectors; cutting it again")
     shutil.rmtree(out, ignore_errors=True)
     for sp in ("train", "val"):
         for name in FACE_CLASSES:
@@ -382,7 +397,7 @@ def make_detected_crops(count: int, seed: int, log: logging.Logger, refined: boo
             n += 1
         if (i + 1) % 100 == 0:
             log.info(f"  {i + 1}/{count} scenes, {n} crops, {time.time() - t0:.0f}s")
-    done.write_text("ok")
+    done.write_text(stamp)
     log.info(f"detected crops ready: {n} in {time.time() - t0:.0f}s")
     return out
 
@@ -421,7 +436,8 @@ def make_crop_data(label: str, count: int, seed: int, log: logging.Logger,
                   + (f"-det{detected}-{detected_seed}" if detected else "")
                   + (f"-ref{refined}-{refined_seed}" if refined else ""))
     done = out / ".done"
-    if done.exists():
+    stamp = "\n".join((f / ".done").read_text() for f in sources)  # rebuilt when a source was
+    if done.exists() and done.read_text() == stamp:
         return out
     shutil.rmtree(out, ignore_errors=True)
     for sp in ("train", "val"):
@@ -442,7 +458,7 @@ def make_crop_data(label: str, count: int, seed: int, log: logging.Logger,
                     cv2.imwrite(str(dst), white_balance(cv2.imread(str(src))))
                 else:
                     os.link(src, dst)
-    done.write_text("ok")
+    done.write_text(stamp)
     n = sum(1 for _ in (out / "train").glob("*/*.png"))
     log.info(f"{label} crop data ready ({n} train crops)")
     return out
