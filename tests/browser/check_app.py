@@ -265,8 +265,8 @@ def live_check(p, tmp: Path, timeout: float, folder: Path) -> list[str]:
         frame = page.frame_locator("iframe[title*='webrtc']")
         t0 = time.time()
         seen = ""
-        # A player whose camera does not connect presses STOP and START again;
-        # so does this check (a WebRTC connection on a loaded machine can fail
+        # A player whose camera does not connect presses STOP (if it shows)
+        # and START again; so does this check (a WebRTC connection on a loaded machine can fail
         # to start), three times at most, saying so.
         for attempt in range(1, 4):
             frame.get_by_role("button", name="START").click(timeout=timeout * 1000)
@@ -281,7 +281,10 @@ def live_check(p, tmp: Path, timeout: float, folder: Path) -> list[str]:
                 break
             widget = " | ".join(ln for ln in frame.locator("body").inner_text().splitlines() if ln.strip())
             print(f"live: attempt {attempt}: no hand after 35 s (camera widget: {widget!r})")
-            frame.get_by_role("button", name="STOP").click(timeout=10_000)
+            # a connection that failed has already fallen back to START: no STOP to press
+            stop = frame.get_by_role("button", name="STOP")
+            if stop.count():
+                stop.click(timeout=10_000)
             time.sleep(2.0)
         print(f"live: rack {hand!r} "
               f"{'shown after %.1f s (attempt %d)' % (time.time() - t0, attempt) if seen else 'NOT shown'}")
