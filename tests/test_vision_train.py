@@ -271,3 +271,46 @@ def test_shipped_weights_fit_the_budget() -> None:
     assert {"detector.onnx", "detector_axis.onnx", "detector_strip.onnx", "number.onnx",
             "color.onnx"} <= set(sizes)
     assert sum(sizes.values()) < 20_000_000, sizes
+
+
+@pytest.mark.parametrize("stem", ["detector", "number"])
+def test_calibrated_recovery_trains_from_the_network_it_rebuilt(tmp_path, stem) -> None:
+    """With calibration images the rebuilt network computes what the identity
+    rebuild (and so the ONNX model) does in evaluation mode, and the same in
+    *training* mode on those images; the identity rebuild does not."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from pathlib import Path
+
+    from okey_vision.vision import train
+
+    photo = cv2.imread(str(Path(train.__file__).parents[1] / "data" / "sample_rack.jpg"))
+    h, w = photo.shape[:2]
+    images = []
+    for i in range(6):  # six different views of the sample photo
+        crop = photo[i * h // 20: h - (5 - i) * h // 20, (5 - i) * w // 20: w - i * w // 20]
+        images.append(tmp_path / f"c{i}.png")
+        cv2.imwrite(str(images[-1]), crop if i % 2 else crop[:, ::-1])
+    plain = torch.load(train.recover_pt(train.MODELS / f"{stem}.onnx", tmp_path / "plain.pt"),
+                       weights_only=False)["model"].float()
+    tuned = torch.load(train.recover_pt(train.MODELS / f"{stem}.onnx", tmp_path / "tuned.pt", calibrate=images),
+                       weights_only=False)["model"].float()
+    x = train._image_batch(images, tuned.args["imgsz"])  # calibrated at the model's own size
+
+    def last_norm(net, training: bool):
+        out = []
+        norm = [m for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)][-1]
+        hook = norm.register_forward_hook(lambda m, i, o: out.append(o.detach()))
+        net.train(training)
+        with torch.no_grad():
+            net(x)
+        hook.remove()
+        return out[0]
+
+    def off(a, b) -> float:
+        return float((a - b).norm() / b.norm())
+
+    assert off(last_norm(tuned, False), last_norm(plain, False)) < 2e-3  # fp16 storage
+    assert off(last_norm(tuned, True), last_norm(tuned, False)) < 2e-2
+    assert off(last_norm(plain, True), last_norm(plain, False)) > 0.2
+    assert train.calibration_images(tmp_path, 3) == []  # none under a train/ folder

@@ -35,6 +35,7 @@ import os
 import shutil
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 os.environ.setdefault("YOLO_OFFLINE", "1")
@@ -600,7 +601,7 @@ def _store_weights(path: Path, int8: bool) -> None:
 TASK_YAML = {"obb": "yolo11n-obb.yaml", "detect": "yolo11n.yaml", "classify": "yolo11n-cls.yaml"}
 
 
-def recover_pt(onnx_path: str | Path, out: str | Path) -> Path:
+def recover_pt(onnx_path: str | Path, out: str | Path, calibrate: Sequence[Path] = ()) -> Path:
     """Rebuild a trainable Ultralytics checkpoint from a shipped ONNX model.
 
     The ``.pt`` files are not shipped (they would pass the 20 MB budget), so a
@@ -608,7 +609,11 @@ def recover_pt(onnx_path: str | Path, out: str | Path) -> Path:
     from its yaml, every exported (BatchNorm-fused) convolution's weight goes
     back into its conv, and its bias into a BatchNorm set to the identity
     (mean 0, variance 1, scale sqrt(1 + eps)), so the rebuilt network computes
-    what the ONNX one does and trains like any checkpoint."""
+    what the ONNX one does. With ``calibrate`` images the BatchNorms are then
+    given the statistics those images produce (:func:`calibrate_batchnorm`),
+    so that it also computes that in *training* mode; with identity BatchNorms
+    a training step normalises every layer by batch statistics the network
+    never had and starts from a different network."""
     import ast
 
     import onnx
@@ -651,14 +656,82 @@ def recover_pt(onnx_path: str | Path, out: str | Path) -> Path:
     if missing or unused:
         raise ValueError(f"{onnx_path}: cannot map weights (missing {missing[:5]}, unused {unused[:5]})")
     net.load_state_dict({**state, **new})
+    if calibrate:
+        size = imgsz[0] if isinstance(imgsz, list) else imgsz
+        calibrate_batchnorm(net, _image_batch(calibrate, int(size)))
     net.names = names
     net.args = {"task": task, "imgsz": imgsz[0] if isinstance(imgsz, list) else imgsz}
-    ckpt = {"model": net.half(), "ema": None, "optimizer": None, "epoch": -1,
+    ckpt = {"model": net, "ema": None, "optimizer": None, "epoch": -1,
             "train_args": {"task": task, "imgsz": net.args["imgsz"]},
             "date": meta.get("date"), "version": meta.get("version")}
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     torch.save(ckpt, str(out))
     return Path(out)
+
+
+def calibrate_batchnorm(net, images) -> None:
+    """Give the identity BatchNorms of a rebuilt network (:func:`recover_pt`)
+    the per-channel mean ``m`` and variance ``v`` of their inputs on
+    ``images`` (an N x 3 x H x W float tensor), with scale ``sqrt(v + eps)`` and
+    bias ``b + m``: the network computes exactly what it did in evaluation
+    mode, and about the same in training mode, where the BatchNorms use the
+    statistics of each batch instead."""
+    import torch
+
+    stats: dict[str, tuple] = {}
+
+    def keep(name: str):
+        def hook(module, inputs, output) -> None:
+            x = inputs[0].detach().double()
+            stats[name] = (x.mean((0, 2, 3)), x.var((0, 2, 3), unbiased=False))
+        return hook
+
+    norms = {n: m for n, m in net.named_modules() if isinstance(m, torch.nn.BatchNorm2d)}
+    hooks = [m.register_forward_hook(keep(n)) for n, m in norms.items()]
+    net.eval()
+    try:
+        with torch.no_grad():
+            net(images)
+    finally:
+        for h in hooks:
+            h.remove()
+    with torch.no_grad():
+        for name, bn in norms.items():
+            if name not in stats:  # a branch the forward pass does not take
+                continue
+            mean, var = stats[name]
+            # identity BatchNorm: y = x * sqrt(1 + eps) / sqrt(1 + eps) + b
+            bias = bn.bias.double()
+            bn.running_mean.copy_(mean)
+            bn.running_var.copy_(var)
+            bn.weight.copy_((var + bn.eps).sqrt())
+            bn.bias.copy_(bias + mean)
+
+
+def _image_batch(paths: Sequence[Path], size: int):
+    """The images at ``paths`` as one float batch of ``size`` x ``size`` RGB tensors in [0, 1]."""
+    import cv2
+    import numpy as np
+    import torch
+
+    arrays = []
+    for p in paths:
+        img = cv2.imread(str(p))
+        if img is not None:
+            arrays.append(cv2.resize(img, (size, size))[:, :, ::-1].transpose(2, 0, 1))
+    if not arrays:
+        raise ValueError(f"no readable calibration image among {len(paths)} paths, e.g. {paths[0]}")
+    return torch.from_numpy(np.ascontiguousarray(np.stack(arrays))).float() / 255
+
+
+def calibration_images(data: Path, count: int = 48) -> list[Path]:
+    """``count`` training images spread over a data set (a YOLO ``data.yaml``
+    or a folder of them, or a classifier folder)."""
+    root = data.parent if data.is_file() else data
+    found = sorted(p for p in root.rglob("*") if p.suffix.lower() in (".jpg", ".jpeg", ".png")
+                   and "train" in p.relative_to(root).parts)
+    step = max(1, len(found) // count)
+    return found[::step][:count]
 
 
 def train(model: str, args: argparse.Namespace) -> None:
@@ -711,8 +784,9 @@ def train(model: str, args: argparse.Namespace) -> None:
         if init and not Path(init).exists() and Path(init).with_suffix(".onnx").exists():
             init = str(Path(init).with_suffix(".onnx"))  # 'shipped' on a fresh machine: the ONNX copy
         if init and init.endswith(".onnx"):  # the shipped form: rebuild a checkpoint first
-            init = str(recover_pt(init, RUNS.parent / "recovered" / f"{Path(init).stem}.pt"))
-            log.info(f"rebuilt a checkpoint from the ONNX model: {init}")
+            init = str(recover_pt(init, RUNS.parent / "recovered" / f"{Path(init).stem}.pt",
+                                  calibrate=calibration_images(Path(data))))
+            log.info(f"rebuilt a checkpoint from the ONNX model, BatchNorms calibrated on its data: {init}")
         if init:
             net = YOLO(yaml_name).load(init)
             log.info(f"initialised from {init}")
