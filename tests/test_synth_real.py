@@ -72,3 +72,18 @@ def test_writers(tmp_path, images) -> None:
     assert sorted(p.name for p in (out / "train").iterdir()) == ["b", "fj", "k", "r", "y"]
     assert not list((out / "train" / "fj").iterdir())   # jokers never become fj
     assert list((out / "train" / "y").iterdir())
+
+
+def test_real_detection_photos_repeat_in_training_only(tmp_path, images) -> None:
+    """``repeat`` writes each training photo that many times, with its labels,
+    and each validation photo once."""
+    write_real_detect(tmp_path / "det", ROOT, classes="obb", repeat=3)
+    train, val = split_real(images, 0.2, seed=0)
+    assert len(list((tmp_path / "det").glob("images/train/*.jpg"))) == 3 * len(train)
+    assert len(list((tmp_path / "det").glob("images/val/*.jpg"))) == len(val)
+    stem = f"real_{train[0].stem}"
+    first = (tmp_path / "det" / "labels" / "train" / f"{stem}.txt").read_text()
+    assert first == (tmp_path / "det" / "labels" / "train" / f"{stem}_r2.txt").read_text()
+    assert len(first.splitlines()) == len(train[0].labels)
+    with pytest.raises(ValueError, match="repeat"):
+        write_real_detect(tmp_path / "bad", ROOT, repeat=0)

@@ -138,9 +138,12 @@ def split_real(images: list[RealImage], val_fraction: float = 0.2,
 
 def write_real_detect(out_dir: str | Path, root: str | Path | None = None,
                       val_fraction: float = 0.2, seed: int = 0, classes: str = "tile",
-                      split: tuple[str, str] = ("train", "val")) -> Path:
+                      split: tuple[str, str] = ("train", "val"), repeat: int = 1) -> Path:
     """Add the real photos to a YOLO detection folder (same layout and classes as the
-    synthetic writer); returns ``data.yaml`` (written if missing)."""
+    synthetic writer), the training ones ``repeat`` times (so that a few real
+    photos still weigh among many renders); returns ``data.yaml`` (written if missing)."""
+    if repeat < 1:
+        raise ValueError(f"repeat must be at least 1, not {repeat!r}")
     if classes not in ("tile", "faces", "obb"):
         raise ValueError(f"classes must be 'tile', 'faces' or 'obb', not {classes!r}")
     out = Path(out_dir)
@@ -152,19 +155,20 @@ def write_real_detect(out_dir: str | Path, root: str | Path | None = None,
             sp = split[1] if is_real_val(im.stem, val_fraction, seed) else split[0]
             (out / "images" / sp).mkdir(parents=True, exist_ok=True)
             (out / "labels" / sp).mkdir(parents=True, exist_ok=True)
-            stem = f"real_{im.stem}"
-            shutil.copyfile(im.path, out / "images" / sp / f"{stem}.jpg")
             if classes == "obb":  # real labels are upright boxes: their corners
                 lines = [obb_line(0, [(l.box[0], l.box[1]), (l.box[2], l.box[1]), (l.box[2], l.box[3]),
                                       (l.box[0], l.box[3])], im.width, im.height) for l in im.labels]
             else:
                 lines = [yolo_line(0 if classes == "tile" else l.tile.index, l.box, im.width, im.height)
                          for l in im.labels]
-            (out / "labels" / sp / f"{stem}.txt").write_text(
-                "\n".join(lines) + ("\n" if lines else ""), encoding="utf-8")
-            rec.write(json.dumps({"file": f"images/{sp}/{stem}.jpg", "split": sp,
-                                  "tiles": [{"name": l.name, "box": [round(v, 2) for v in l.box]}
-                                            for l in im.labels]}) + "\n")
+            for k in range(repeat if sp == split[0] else 1):  # validation photos count once
+                stem = f"real_{im.stem}" + (f"_r{k}" if k else "")
+                shutil.copyfile(im.path, out / "images" / sp / f"{stem}.jpg")
+                (out / "labels" / sp / f"{stem}.txt").write_text(
+                    "\n".join(lines) + ("\n" if lines else ""), encoding="utf-8")
+                rec.write(json.dumps({"file": f"images/{sp}/{stem}.jpg", "split": sp,
+                                      "tiles": [{"name": l.name, "box": [round(v, 2) for v in l.box]}
+                                                for l in im.labels]}) + "\n")
     yaml_path = out / "data.yaml"
     if not yaml_path.exists():
         write_data_yaml(out, FACE_CLASSES if classes == "faces" else TILE_CLASSES)

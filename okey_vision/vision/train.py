@@ -90,9 +90,9 @@ def crops_config():
     return load_config(ROOT / "datasets" / "synth-crops.yaml")
 
 
-def make_detect_data(count: int, seed: int, log: logging.Logger) -> Path:
-    """Render the detector's data (once) plus the real training photos."""
-    return _make_boxes_data("detect", detect_config(), "tile", count, seed, log)
+def make_detect_data(count: int, seed: int, log: logging.Logger, real_photos: int = 1) -> Path:
+    """Render the detector's data (once) plus the real training photos (``real_photos`` times)."""
+    return _make_boxes_data("detect", detect_config(), "tile", count, seed, log, real_photos)
 
 
 #: The oriented detector's default recipe.
@@ -106,22 +106,25 @@ def obb_config(recipe: str = OBB_RECIPE):
     return load_config(ROOT / "datasets" / recipe)
 
 
-def make_obb_data(count: int, seed: int, log: logging.Logger, recipe: str | None = None) -> Path:
+def make_obb_data(count: int, seed: int, log: logging.Logger, recipe: str | None = None,
+                  real_photos: int = 1) -> Path:
     """Render the oriented detector's data (once) plus the real training photos
     (their upright boxes as corners; the held-out photos only in val/).
-    Another ``recipe`` than the default renders into its own folder."""
+    Another ``recipe`` than the default renders into its own folder; the
+    real training photos count ``real_photos`` times."""
     name = "obb" if recipe in (None, OBB_RECIPE) else f"obb-{Path(recipe).stem}"
-    return _make_boxes_data(name, obb_config(recipe or OBB_RECIPE), "obb", count, seed, log)
+    return _make_boxes_data(name, obb_config(recipe or OBB_RECIPE), "obb", count, seed, log, real_photos)
 
 
-def _make_boxes_data(name: str, config, classes: str, count: int, seed: int, log: logging.Logger) -> Path:
+def _make_boxes_data(name: str, config, classes: str, count: int, seed: int, log: logging.Logger,
+                     real_photos: int = 1) -> Path:
     """Render ``count`` scenes of ``config`` (once, resumable by its ``.done``
     mark) as a YOLO ``classes`` data set, plus the real photos (train split
-    -> train, held-out split -> val)."""
+    -> train, ``real_photos`` times; held-out split -> val)."""
     from okey_vision.synth.datasets import write_detect_dataset
     from okey_vision.synth.real import write_real_detect
 
-    out = DATA / f"{name}-{count}-{seed}"
+    out = DATA / (f"{name}-{count}-{seed}" + (f"-real{real_photos}" if real_photos != 1 else ""))
     done = out / ".done"
     if done.exists():
         return out / "data.yaml"
@@ -130,7 +133,7 @@ def _make_boxes_data(name: str, config, classes: str, count: int, seed: int, log
     log.info(f"rendering {count} synthetic {name} images into {out}")
     write_detect_dataset(out, count, seed, config, classes=classes,
                          progress=lambda i: (i + 1) % 100 == 0 and log.info(f"  rendered {i + 1}/{count}"))
-    write_real_detect(out, classes=classes)
+    write_real_detect(out, classes=classes, repeat=real_photos)
     done.write_text("ok")
     log.info(f"{name} data ready in {time.time() - t:.0f}s")
     return out / "data.yaml"
@@ -759,12 +762,12 @@ def train(model: str, args: argparse.Namespace) -> None:
             log.info(f"not resumable ({exc}); use --restart or --init to train more")
     else:
         if model == "detector":
-            data = make_detect_data(r["count"], r["seed"], log)
+            data = make_detect_data(r["count"], r["seed"], log, args.real_photos)
             if args.strips:
                 data = with_strips(data, make_strip_data(args.strips, args.strips_seed, log))
             yaml_name = "yolo11n.yaml"
         elif model == "obb":
-            data = make_obb_data(r["count"], r["seed"], log, args.recipe)
+            data = make_obb_data(r["count"], r["seed"], log, args.recipe, args.real_photos)
             yaml_name = "yolo11n-obb.yaml"
         else:
             data = make_crop_data(model, r["count"], r["seed"], log, fj_repeat=args.fj_repeat,
@@ -830,6 +833,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--warmup-epochs", dest="warmup_epochs", type=float)
     p.add_argument("--real-repeat", type=int, default=3,
                    help="classifiers: repeat the real training crops this many times")
+    p.add_argument("--real-photos", type=int, default=1,
+                   help="detectors: the real training photos count this many times among the renders")
     p.add_argument("--real-turns", action="store_true",
                    help="classifiers: the real crops' repeats are turned by 90/180/270 degrees")
     p.add_argument("--fj-repeat", type=int, default=1,
