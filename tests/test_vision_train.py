@@ -314,3 +314,24 @@ def test_calibrated_recovery_trains_from_the_network_it_rebuilt(tmp_path, stem) 
     assert off(last_norm(tuned, True), last_norm(tuned, False)) < 2e-2
     assert off(last_norm(plain, True), last_norm(plain, False)) > 0.2
     assert train.calibration_images(tmp_path, 3) == []  # none under a train/ folder
+
+
+def test_ship_takes_the_last_epoch_not_the_val_best(tmp_path, monkeypatch) -> None:
+    """A run's val split holds the held-out real photos, so the weights it
+    ships are the last epoch's, never the ones that scored best there."""
+    pytest.importorskip("ultralytics")
+    import ultralytics.utils.torch_utils as tu
+
+    from okey_vision.vision import train
+
+    wdir = tmp_path / "runs" / "obb" / "weights"
+    wdir.mkdir(parents=True)
+    (wdir / "best.pt").write_bytes(b"best")
+    (wdir / "last.pt").write_bytes(b"last")
+    monkeypatch.setattr(train, "RUNS", tmp_path / "runs")
+    monkeypatch.setattr(train, "MODELS", tmp_path / "models")
+    monkeypatch.setattr(tu, "strip_optimizer", lambda path: None)
+    shipped = train.ship("obb", train.logging.getLogger("test"))
+    assert shipped == tmp_path / "models" / "obb.pt" and shipped.read_bytes() == b"last"
+    (wdir / "last.pt").unlink()
+    assert train.ship("obb", train.logging.getLogger("test")).read_bytes() == b"best"

@@ -469,11 +469,14 @@ def make_crop_data(label: str, count: int, seed: int, log: logging.Logger,
 
 
 def ship(model: str, log: logging.Logger) -> Path | None:
-    """Copy the run's best (else last) weights, optimizer stripped, to models/."""
+    """Copy the run's last (else best) weights, optimizer stripped, to models/."""
     from ultralytics.utils.torch_utils import strip_optimizer
 
     wdir = RUNS / model / "weights"
-    src = next((p for p in (wdir / "best.pt", wdir / "last.pt") if p.exists()), None)
+    # The last epoch, not the "best": the best is picked on the run's val
+    # split, and a detector's holds the held-out real photos, which must not
+    # choose anything; the epoch count is fixed before the run instead.
+    src = next((p for p in (wdir / "last.pt", wdir / "best.pt") if p.exists()), None)
     if src is None:
         log.info(f"no weights to ship in {wdir}")
         return None
