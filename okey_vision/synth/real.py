@@ -161,14 +161,13 @@ def write_real_detect(out_dir: str | Path, root: str | Path | None = None,
             else:
                 lines = [yolo_line(0 if classes == "tile" else l.tile.index, l.box, im.width, im.height)
                          for l in im.labels]
+            label_text = "\n".join(lines) + ("\n" if lines else "")
+            tiles = [{"name": l.name, "box": [round(v, 2) for v in l.box]} for l in im.labels]
             for k in range(repeat if sp == split[0] else 1):  # validation photos count once
                 stem = f"real_{im.stem}" + (f"_r{k}" if k else "")
                 shutil.copyfile(im.path, out / "images" / sp / f"{stem}.jpg")
-                (out / "labels" / sp / f"{stem}.txt").write_text(
-                    "\n".join(lines) + ("\n" if lines else ""), encoding="utf-8")
-                rec.write(json.dumps({"file": f"images/{sp}/{stem}.jpg", "split": sp,
-                                      "tiles": [{"name": l.name, "box": [round(v, 2) for v in l.box]}
-                                                for l in im.labels]}) + "\n")
+                (out / "labels" / sp / f"{stem}.txt").write_text(label_text, encoding="utf-8")
+                rec.write(json.dumps({"file": f"images/{sp}/{stem}.jpg", "split": sp, "tiles": tiles}) + "\n")
     yaml_path = out / "data.yaml"
     if not yaml_path.exists():
         write_data_yaml(out, FACE_CLASSES if classes == "faces" else TILE_CLASSES)

@@ -662,11 +662,11 @@ def recover_pt(onnx_path: str | Path, out: str | Path, calibrate: Sequence[Path]
     if missing or unused:
         raise ValueError(f"{onnx_path}: cannot map weights (missing {missing[:5]}, unused {unused[:5]})")
     net.load_state_dict({**state, **new})
+    size = imgsz[0] if isinstance(imgsz, list) else imgsz
     if calibrate:
-        size = imgsz[0] if isinstance(imgsz, list) else imgsz
         calibrate_batchnorm(net, _image_batch(calibrate, int(size)))
     net.names = names
-    net.args = {"task": task, "imgsz": imgsz[0] if isinstance(imgsz, list) else imgsz}
+    net.args = {"task": task, "imgsz": size}
     ckpt = {"model": net, "ema": None, "optimizer": None, "epoch": -1,
             "train_args": {"task": task, "imgsz": net.args["imgsz"]},
             "date": meta.get("date"), "version": meta.get("version")}
