@@ -200,7 +200,7 @@ def sample_style(rng: Rng) -> TileStyle:
 class SpriteMaker:
     """Draws faces of one style at one pixel size, caching per face."""
 
-    def __init__(self, style: TileStyle, h: int, rng: Rng) -> None:
+    def __init__(self, style: TileStyle, h: float, rng: Rng) -> None:
         """Prepare the body for tiles ``h`` px tall in ``style``."""
         self.style = style
         self.h = max(6, int(round(h)))
