@@ -70,9 +70,9 @@ def headline(at: AppTest) -> str:
 
 def hand_in_pickers(at: AppTest) -> list[str]:
     """The tile pickers' values, in order."""
-    pickers = [s for s in at.selectbox if s.key and s.key.startswith("tile_")]
-    pickers.sort(key=lambda s: int(s.key.rsplit("_", 1)[1]))
-    return [s.value for s in pickers]
+    pickers = sorted((int(s.key.rsplit("_", 1)[1]), str(s.value)) for s in at.selectbox
+                     if s.key and s.key.startswith("tile_"))
+    return [value for _, value in pickers]
 
 
 def picker(at: AppTest, i: int):
