@@ -273,9 +273,15 @@ class Scored:
     misses: int = 0         # labels with no read
     exact: bool = False
     ious: list[float] = field(default_factory=list)
-    #: (flagged, right, confidence) for every scored read
-    flags: list[tuple[bool, bool, float]] = field(default_factory=list)
+    #: (flagged, right, confidence, 0/180 evidence, second-best probability) for every scored read
+    flags: list[tuple[bool, bool, float, float, float]] = field(default_factory=list)
     got: str = ""
+
+
+def flag_row(read, right: bool) -> tuple[bool, bool, float, float, float]:
+    """What the flag calibration looks at for one read."""
+    second = read.alternatives[1][1] if len(read.alternatives) > 1 else 0.0
+    return (read.low_confidence, right, read.confidence, read.turn or 0.0, second)
 
 
 def score_view(view: View, reads: Sequence) -> Scored:
@@ -304,7 +310,7 @@ def score_view(view: View, reads: Sequence) -> Scored:
         s.reads += 1
         s.right += ok
         s.ious.append(v)
-        s.flags.append((r.low_confidence, ok, r.confidence))
+        s.flags.append(flag_row(r, ok))
     s.misses = sum(1 for i, lab in enumerate(view.labels) if i not in used_l and lab.tile is not None)
     s.tiles += s.misses
     for j, r in enumerate(reads):
@@ -316,7 +322,7 @@ def score_view(view: View, reads: Sequence) -> Scored:
             continue
         s.false += 1
         s.reads += 1
-        s.flags.append((r.low_confidence, False, r.confidence))
+        s.flags.append(flag_row(r, False))
     rack = [r for r in rack_order(reads) if r.row != APART]
     if view.photo.rack:
         s.got = " ".join(r.name + ("?" if r.low_confidence else "") for r in rack)
@@ -363,7 +369,7 @@ def summarise(scored: Sequence[Scored]) -> Summary:
 
 def flag_rates(scored: Sequence[Scored]) -> tuple[float, float, int, int]:
     """(share of wrong reads flagged, share of right reads flagged, wrong, right)."""
-    fl = [(f, ok) for s in scored for f, ok, _ in s.flags]
+    fl = [(row[0], row[1]) for s in scored for row in s.flags]
     wrong = [f for f, ok in fl if not ok]
     right = [f for f, ok in fl if ok]
     return (sum(wrong) / max(len(wrong), 1), sum(right) / max(len(right), 1), len(wrong), len(right))

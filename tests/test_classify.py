@@ -1,0 +1,61 @@
+"""The classify stage (okey_vision.vision.classify): faces read from tiles'
+corners on a rendered rack whose faces and corners are known."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("cv2")
+
+from okey_vision.synth import render_scene  # noqa: E402
+from okey_vision.tiles import TILES  # noqa: E402
+from okey_vision.vision.classify import Classifier, FaceReads  # noqa: E402
+from okey_vision.vision.crops import turned  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def classifier() -> Classifier:
+    from okey_vision.vision.reader import RackReader
+
+    r = RackReader()
+    if not r.has_net("number"):
+        pytest.skip("no classifier weights")
+    return r.classifier
+
+
+@pytest.fixture(scope="module")
+def rack():
+    from test_reader import CLEAN_RACK
+
+    scene = render_scene(3, CLEAN_RACK)
+    tiles = [t for t in scene.tiles if t.on_rack]
+    return scene.image, [np.asarray(t.quad, np.float64) for t in tiles], [t.tile.name for t in tiles]
+
+
+def test_true_corners_read_their_faces(classifier, rack) -> None:
+    """Cut from its true corners, every tile of a clean rack reads its face."""
+    img, quads, names = rack
+    faces = classifier(img, quads)
+    assert isinstance(faces, FaceReads) and len(faces) == len(quads)
+    assert faces.probs.shape == (len(quads), len(TILES))
+    assert np.allclose(faces.probs.sum(1), 1.0)
+    assert [TILES[int(i)].name for i in faces.probs.argmax(1)] == names
+
+
+def test_upside_down_corners_are_read_the_right_way_up(classifier, rack) -> None:
+    """Given every tile's corners a half turn off, the rack reads the same
+    faces and hands back the corners turned the right way up."""
+    img, quads, names = rack
+    faces = classifier(img, [turned(q) for q in quads])
+    assert [TILES[int(i)].name for i in faces.probs.argmax(1)] == names
+    for got, true in zip(faces.quads, quads):
+        assert np.allclose(got, true)
+
+
+def test_keep_takes_the_tiles_asked_for(classifier, rack) -> None:
+    img, quads, names = rack
+    faces = classifier(img, quads[:3])
+    kept = faces.keep([True, False, True])
+    assert len(kept) == 2 and np.allclose(kept.probs, faces.probs[[0, 2]])
+    assert classifier(img, []).probs.shape == (0, len(TILES))

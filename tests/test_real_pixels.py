@@ -1,0 +1,101 @@
+"""The reader on real pixels (issue 24): the shared real Okey photo read
+exactly at every 15 degrees and at each framing, a rendered rack turned
+reading the same hand, real photos turned reading as they read upright."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+np = pytest.importorskip("numpy")
+cv2 = pytest.importorskip("cv2")
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+from real_views import OKEY_PHOTO, okey_photo, real_photos, score_view, views  # noqa: E402
+
+from okey_vision.synth import render_scene  # noqa: E402
+from okey_vision.vision.reads import APART, rack_order  # noqa: E402
+
+needs_okey = pytest.mark.skipif(not OKEY_PHOTO.exists(), reason=f"{OKEY_PHOTO} not here")
+OKEY_HAND = ["r7", "b7", "b9", "b10", "k10", "k5", "y5"]
+
+
+@pytest.fixture(scope="module")
+def reader():
+    from okey_vision.vision.reader import RackReader
+
+    r = RackReader()
+    if not r.has_net("detector"):
+        pytest.skip("no detector weights")
+    return r.load()
+
+
+def rack(reads) -> list[str]:
+    """The rack tiles' names in rack order."""
+    return [r.name for r in rack_order(reads) if r.row != APART]
+
+
+@pytest.fixture(scope="module")
+def okey_views():
+    return {v.name: v for v in views(okey_photo())} if OKEY_PHOTO.exists() else {}
+
+
+@needs_okey
+@pytest.mark.parametrize("angle", range(0, 360, 15))
+def test_the_shared_okey_photo_reads_exactly_at_every_angle(reader, okey_views, angle: int) -> None:
+    view = okey_views["as is" if angle == 0 else f"turned {angle}"]
+    assert view.labels[0].tile.name == "r7"
+    reads = reader.read(view.image)
+    assert rack(reads) == OKEY_HAND
+    assert score_view(view, reads).exact
+
+
+@needs_okey
+@pytest.mark.parametrize("framing", ["farther (30 % border)", "closer (cropped to the tiles)",
+                                     "closer, turned 45"])
+def test_the_shared_okey_photo_reads_exactly_at_each_framing(reader, okey_views, framing: str) -> None:
+    assert rack(reader.read(okey_views[framing].image)) == OKEY_HAND
+
+
+@needs_okey
+def test_the_okey_photo_reads_the_cloth_and_cut_tiles_as_nothing(reader, okey_views) -> None:
+    """The checked cloth and the tiles cut by the photo's edges add no read."""
+    reads = reader.read(okey_views["as is"].image)
+    assert len(reads) == len(OKEY_HAND)
+
+
+def turned(img: np.ndarray, degrees: float) -> np.ndarray:
+    """The image turned about its centre, the canvas grown to hold it."""
+    h, w = img.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    c, s = abs(m[0, 0]), abs(m[0, 1])
+    nw, nh = int(h * s + w * c), int(h * c + w * s)
+    m[0, 2] += nw / 2 - w / 2
+    m[1, 2] += nh / 2 - h / 2
+    return cv2.warpAffine(img, m, (nw, nh), borderValue=(60, 60, 60))
+
+
+def test_a_rendered_rack_reads_the_same_hand_turned(reader) -> None:
+    """A clean rendered rack at 0, 45, 90, 135 and 180 degrees: one hand, in rack order."""
+    from test_reader import CLEAN_RACK
+
+    img = render_scene(2, CLEAN_RACK).image
+    hands = {a: rack(reader.read(turned(img, a))) for a in (0, 45, 90, 135, 180)}
+    assert len(hands[0]) >= 10
+    assert all(h == hands[0] for h in hands.values()), hands
+
+
+@pytest.mark.parametrize("angle", [40, 90, 200, 305])
+def test_real_photos_turned_read_as_they_read_upright(reader, angle: int) -> None:
+    """Held-out real photos (not the Okey one): turned, each reads the same
+    tiles at the same places as upright (the turn's own labels carried through)."""
+    photos = [p for p in real_photos("report") if not p.rack][:3]
+    if not photos:
+        pytest.skip("the real photos are not here")
+    for photo in photos:
+        upright, turn = views(photo, turns=(angle,), kinds=("as-is", "turned"))
+        a, b = score_view(upright, reader.read(upright.image)), score_view(turn, reader.read(turn.image))
+        assert b.right >= a.right - 1 and b.false <= a.false + 1, (photo.name, a, b)
