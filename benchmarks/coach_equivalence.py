@@ -9,8 +9,9 @@ Issue 14 changed the coach's decisions on purpose (``okey_vision.coach.RULES``).
 The check proves what did not change: ``--coach basic`` (the default) replays
 the current code with the new rules switched off (``rules=BASIC``:
 distance-then-outs, the same searches); ``--coach baseline`` replays the
-frozen copy of the old coach in ``benchmarks/baseline_coach`` (the strength
-benchmark's yardstick), proving that it is what it claims to be.
+old coach taken from git history at commit b9e9903
+(``benchmarks/baseline_coach.py``, the strength benchmark's yardstick),
+proving that it is what it claims to be.
 
 The reference was recorded from the code before the coach became a package
 (commit cc23646). Each case is one public call on a seeded hand: full advice
@@ -49,7 +50,7 @@ Bot = CoachPolicy
 
 
 def use_coach(which: str) -> None:
-    """Check ``which`` coach: the current code with the new rules off ("basic"), or the frozen "baseline"."""
+    """Check ``which`` coach: the current code with the new rules off ("basic"), or the "baseline" from git history."""
     global advise, distance, reading, Bot
     if which == "baseline":
         import baseline_coach
@@ -176,7 +177,7 @@ def main() -> int:
     ap.add_argument("--check", metavar="FILE")
     ap.add_argument("--quick", action="store_true", help="a quarter of the cases")
     ap.add_argument("--coach", choices=("basic", "baseline"), default="basic",
-                    help="the current code with rules=BASIC (default), or the frozen baseline copy")
+                    help="the current code with rules=BASIC (default), or the baseline coach from git history")
     args = ap.parse_args()
     use_coach(args.coach)
     if bool(args.record) == bool(args.check):

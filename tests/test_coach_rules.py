@@ -127,8 +127,9 @@ def test_check_counts_parses_a_named_indicator():
 def test_decisions_match_the_recorded_old_coach(coach):
     # A quarter of benchmarks/coach_equivalence.py's cases against the
     # decisions recorded from the code before the refactor: the current
-    # coach with issue 14's rules switched off (rules=BASIC), and the frozen
-    # baseline copy the strength benchmark seats as "today's coach".
+    # coach with issue 14's rules switched off (rules=BASIC), and the baseline
+    # coach (commit b9e9903, taken from git history into .cache/) the strength
+    # benchmark seats as "today's coach".
     import os
     import subprocess
     import sys

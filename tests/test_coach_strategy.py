@@ -1,6 +1,6 @@
 """Issue 14's decision rules, each on a hand-built position where it must
 choose differently from distance-then-outs (``BASIC``), with its reason; the
-frozen baseline still plays legal rounds; the simulator shows only public
+baseline coach (from git history) still plays legal rounds; the simulator shows only public
 knowledge of the table."""
 
 from __future__ import annotations
@@ -9,6 +9,8 @@ import os
 import random
 import sys
 from collections import Counter
+
+import pytest
 
 from okey_vision.coach import BASIC, RULES, Action, Rules, Table, advise
 from okey_vision.coach.strategy import danger, outs_worth_taking
@@ -92,7 +94,7 @@ def test_the_simulator_shows_public_knowledge_and_conserves_tiles():
         assert table.stock_left == v.stock_left and table.next_pile == v.piles[(v.me + 1) % v.players]
 
 
-def test_the_frozen_baseline_plays_legal_rounds():
+def test_the_baseline_coach_plays_legal_rounds():
     from baseline_coach import BaselineCoachPolicy
 
     for seed in range(3):
@@ -101,10 +103,24 @@ def test_the_frozen_baseline_plays_legal_rounds():
         assert r.stall or r.winner in range(4)
 
 
+def test_the_baseline_coach_is_the_old_package_from_git_history(tmp_path, monkeypatch):
+    import baseline_coach
+
+    # The cached text is the commit's own, with only the package renamed.
+    text = baseline_coach.source("advice", baseline_coach.COMMIT)
+    assert "from okey_coach_b9e9903 import text" in text and "okey_vision.coach" not in text
+    assert baseline_coach.advise.__module__ == "okey_coach_b9e9903.advice"
+    # Away from the history it says why, instead of running something else.
+    monkeypatch.setattr(baseline_coach, "ROOT", tmp_path)
+    with pytest.raises(baseline_coach.BaselineUnavailable, match="git history"):
+        baseline_coach.materialise()
+
+
 def test_waiting_is_a_rule_and_stops_when_the_stock_runs_out():
     # A finished hand holding an okey where waiting pays by the old rule.
     rng = random.Random(8)
     from hands import winning_hand
+
     from okey_vision.solver import declare
     from okey_vision.tiles import TILES, okey_of
     for _ in range(400):
