@@ -233,8 +233,7 @@ def shown_reads(got) -> tuple[list, list]:
         k = entry_of.get(i)
         if k is not None:
             e = st.session_state.hand[k]
-            conf = r.confidence if e["low"] else max(r.confidence, 0.99)
-            reads.append(replace(r, tile=parse_tile(e["name"]), confidence=conf))
+            reads.append(replace(r, tile=parse_tile(e["name"])))
             entries.append(k)
     return reads + list(got.apart), entries + [None] * len(got.apart)
 
@@ -252,7 +251,8 @@ def show_photo() -> None:
     label = tx("sample") if ss.photo_name == SAMPLE else ss.photo_name
     key = (ss.photo_key, ss.round.indicator, tuple((e.get("read"), e["name"], e["low"]) for e in ss.hand))
     if ss.get("overlay_key") != key:  # drawn once per photo, indicator and correction, not on every rerun
-        ss.overlay = draw_reads(ss.photo_img, reads, ss.round.indicator)
+        flags = [ss.hand[k]["low"] if k is not None else None for k in entries]  # confirmed: not flagged
+        ss.overlay = draw_reads(ss.photo_img, reads, ss.round.indicator, flags=flags)
         ss.overlay_key = key
     tap = None
     try:
@@ -330,7 +330,7 @@ def show_action(a: Analysis) -> None:
         if ties and a.finish is None:
             st.caption(words.ties_text(rec, ties, lang()))
         elif advice is not None and advice.action is not Action.DECLARE:
-            st.caption(tx("why", reason=advice.explain(lang())))
+            st.caption(tx("why", reason=words.explain(advice, lang())))
     if not ss.photo_has_ind and a.hand.indicator is not None and ss.photo_reads is not None:
         source = tx("source_player") if ss.ind_source == "player" else tx("source_photo")
         st.caption(tx("assumes_indicator", ind=a.hand.indicator.name, source=source))

@@ -103,6 +103,11 @@ distance = _coach.distance
 reading = _coach.reading
 
 
+def summary(advice) -> dict:
+    """The old advice's JSON summary (its ``reason`` in English included)."""
+    return advice.to_dict()
+
+
 class BaselineCoachPolicy(Policy):
     """The coach bot at commit b9e9903 (``game.CoachPolicy`` then), playing the
     baseline advice: takes the offered tile when the advice does, declares at
@@ -141,4 +146,5 @@ __all__ = [
     "load",
     "materialise",
     "reading",
+    "summary",
 ]

@@ -108,10 +108,13 @@ def overlay_scale(img, max_side: int = OVERLAY_SIDE) -> float:
     return min(1.0, max_side / max(h, w))
 
 
-def draw_reads(img, reads: Sequence[TileRead], indicator: Tile | None = None, max_side: int = OVERLAY_SIDE):
+def draw_reads(img, reads: Sequence[TileRead], indicator: Tile | None = None, max_side: int = OVERLAY_SIDE,
+               flags: Sequence[bool | None] | None = None):
     """A copy of the photo (RGB, long side at most ``max_side``) with every
     read boxed and labelled on its tile: green box for a sure read, orange
-    with a '?' for a low-confidence one, purple for tiles apart from the rack.
+    with a '?' for a flagged one, purple for tiles apart from the rack.
+    ``flags``: per read, whether it is flagged (the app's entries: a tile the
+    player confirmed is not), None for the read's own ``low_confidence``.
     Labels are large enough to read on a phone (the overlay is shown about
     400 px wide there)."""
     import cv2
@@ -120,16 +123,18 @@ def draw_reads(img, reads: Sequence[TileRead], indicator: Tile | None = None, ma
     s = overlay_scale(img, max_side)
     out = cv2.resize(img, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA) if s < 1 else img.copy()
     thick = max(2, round(max(out.shape[:2]) / 400))
-    for r in reads:
+    for k, r in enumerate(reads):
         x1, y1, x2, y2 = (int(round(v * s)) for v in r.box)
+        given = flags[k] if flags is not None and k < len(flags) else None
+        flagged = r.low_confidence if given is None else given
         if r.row == APART:
             color = (200, 60, 160)
-        elif r.low_confidence:
+        elif flagged:
             color = (0, 140, 255)
         else:
             color = (60, 190, 60)
-        cv2.rectangle(out, (x1, y1), (x2, y2), color, thick + (1 if r.low_confidence else 0))
-        label = f"{r.tile.name}" + ("?" if r.low_confidence else "")
+        cv2.rectangle(out, (x1, y1), (x2, y2), color, thick + (1 if flagged else 0))
+        label = f"{r.tile.name}" + ("?" if flagged else "")
         if r.row == APART and indicator is not None and r.tile == indicator:
             label += " ind"
         # sized by the overlay, not the tile: readable when the photo is shrunk to a phone's width
