@@ -310,6 +310,10 @@ def main(argv: list[str] | None = None) -> int:
 
     from okey_vision.vision.reader import RackReader
 
+    if (args.backend or os.environ.get("OKEY_VISION_BACKEND")) == "torch":
+        from okey_vision.training.torchnet import use_torch
+
+        use_torch()  # the runtime runs ONNX only: training hands it the torch runner for .pt files
     reader = RackReader(args.models, prefer_onnx=None if args.backend is None else args.backend == "onnx").load()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -47,10 +47,12 @@ def time_backend(backend: str, data: bytes, runs: int) -> dict:
     import cv2
     import numpy as np
 
-    from okey_vision.vision.reader import RackReader
+    from okey_vision.vision.reader import ModelMissingError, RackReader
 
-    from okey_vision.vision.reader import ModelMissingError
+    if backend == "torch":  # the runtime runs ONNX only: training hands it the torch runner
+        from okey_vision.training.torchnet import use_torch
 
+        use_torch()
     reader = RackReader(prefer_onnx=backend == "onnx")
     t = time.perf_counter()
     try:

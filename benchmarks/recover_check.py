@@ -5,9 +5,9 @@ mode, from the network it computes in evaluation mode.
     python benchmarks/recover_check.py --stem detector_axis --batches 3
 
 A fine-tune from ``--init models/<stem>.onnx`` starts from
-``train.recover_pt``. Its BatchNorms are either the identity (the fused
-ONNX weights as they are) or calibrated on training images
-(``train.calibrate_batchnorm``). This prints, for batches of real photos
+``okey_vision.training.recover.recover_pt``. Its BatchNorms are either the
+identity (the fused ONNX weights as they are) or calibrated on training
+images (``recover.calibrate_batchnorm``). This prints, for batches of real photos
 that were *not* used to calibrate, the relative difference between the
 output of each BatchNorm in training and in evaluation mode, for both
 (the first layer, the median layer and the last).
@@ -34,7 +34,7 @@ def main() -> None:
     """Print the training-vs-evaluation gap of identity and calibrated rebuilds."""
     import torch
 
-    from okey_vision.vision import train
+    from okey_vision.training import paths, recover
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--stem", default="detector", help="a detector in models/ (detector, detector_axis, detector_strip)")
@@ -47,10 +47,10 @@ def main() -> None:
     if len(photos) < 2 * args.batch:
         sys.exit(f"{args.photos}: need at least {2 * args.batch} .jpg photos, found {len(photos)}")
     calibrate, held = photos[0::2][:48], photos[1::2]
-    onnx = train.MODELS / f"{args.stem}.onnx"
+    onnx = paths.MODELS / f"{args.stem}.onnx"
     with tempfile.TemporaryDirectory() as tmp:
-        plain = torch.load(train.recover_pt(onnx, Path(tmp) / "plain.pt"), weights_only=False)["model"].float()
-        tuned = torch.load(train.recover_pt(onnx, Path(tmp) / "tuned.pt", calibrate=calibrate),
+        plain = torch.load(recover.recover_pt(onnx, Path(tmp) / "plain.pt"), weights_only=False)["model"].float()
+        tuned = torch.load(recover.recover_pt(onnx, Path(tmp) / "tuned.pt", calibrate=calibrate),
                            weights_only=False)["model"].float()
     size = int(tuned.args["imgsz"])
 
@@ -77,10 +77,10 @@ def main() -> None:
         chunk = held[i * args.batch:(i + 1) * args.batch]
         if len(chunk) < args.batch:
             break
-        x = train._image_batch(chunk, size)
+        x = recover.image_batch(chunk, size)
         print(f"  held-out batch {i} ({len(chunk)} photos): identity BatchNorms {gaps(plain, x)}, "
               f"calibrated {gaps(tuned, x)}")
-    x = train._image_batch(calibrate[:args.batch], size)
+    x = recover.image_batch(calibrate[:args.batch], size)
     print(f"  a calibration batch ({args.batch} photos): identity {gaps(plain, x)}, calibrated {gaps(tuned, x)}")
 
 

@@ -17,12 +17,13 @@ pytest.importorskip("streamlit")
 cv2 = pytest.importorskip("cv2")
 np = pytest.importorskip("numpy")
 
-from streamlit.testing.v1 import AppTest  # noqa: E402
+from streamlit.testing.v1 import AppTest
 
-from okey_vision.ui.advice import analyse  # noqa: E402
-from okey_vision.ui import testing as fake  # noqa: E402
-from okey_vision.ui.sample import sample_bytes, sample_truth  # noqa: E402
-from okey_vision.vision.reads import APART, TileRead  # noqa: E402
+from okey_vision.ui import testing as fake
+from okey_vision.ui.advice import analyse
+from okey_vision.ui.sample import sample_bytes, sample_truth
+from okey_vision.ui.state import KEY, AppState
+from okey_vision.vision.reads import APART, TileRead
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")
@@ -55,6 +56,11 @@ def assert_clean(at: AppTest) -> None:
     assert not at.error, [e.value for e in at.error]
 
 
+def app_state(at: AppTest) -> AppState:
+    """The session's one typed state."""
+    return at.session_state[KEY]
+
+
 def headline(at: AppTest) -> str:
     """The advice's first line (a success box when declaring, else info)."""
     boxes = [e.value for e in at.success] + [e.value for e in at.info]
@@ -64,9 +70,9 @@ def headline(at: AppTest) -> str:
 
 def hand_in_pickers(at: AppTest) -> list[str]:
     """The tile pickers' values, in order."""
-    pickers = [s for s in at.selectbox if s.key and s.key.startswith("tile_")]
-    pickers.sort(key=lambda s: int(s.key.rsplit("_", 1)[1]))
-    return [s.value for s in pickers]
+    pickers = sorted((int(s.key.rsplit("_", 1)[1]), str(s.value)) for s in at.selectbox
+                     if s.key and s.key.startswith("tile_"))
+    return [value for _, value in pickers]
 
 
 def picker(at: AppTest, i: int):
@@ -112,7 +118,7 @@ def test_default_flow_shows_reads_and_advice(monkeypatch):
     expected = analyse(truth["hand"], "r3")
     assert headline(at) == expected.headline()
     # the photo with boxes, shown tappable (issue 13) or as a plain image
-    overlay = at.session_state["overlay"]
+    overlay = app_state(at).overlay.image
     assert overlay.ndim == 3 and max(overlay.shape[:2]) <= 1024
     assert len(at.image) >= 1 or "Tap a tile on the photo to correct it." in all_text(at)
     assert "okey r4" in all_text(at)
@@ -196,7 +202,7 @@ def test_photo_without_tiles_shows_a_plain_message(monkeypatch):
     at = start(monkeypatch)
     fake.set_reads([])
     img = np.full((480, 640, 3), (40, 110, 30), np.uint8)
-    ok, buf = cv2.imencode(".jpg", img)
+    _ok, buf = cv2.imencode(".jpg", img)
     at.file_uploader[0].set_value(("table.jpg", buf.tobytes(), "image/jpeg")).run()
     assert_clean(at)
     assert any("No tiles found" in w.value for w in at.warning)
@@ -207,7 +213,7 @@ def test_photo_without_tiles_with_the_trained_reader(monkeypatch):
     at = start(monkeypatch, reader=None)
     rng = np.random.default_rng(0)
     img = (rng.normal(0, 3, (480, 640, 3)) + (40, 110, 30)).clip(0, 255).astype(np.uint8)
-    ok, buf = cv2.imencode(".jpg", img)
+    _ok, buf = cv2.imencode(".jpg", img)
     at.file_uploader[0].set_value(("table.jpg", buf.tobytes(), "image/jpeg")).run()
     assert_clean(at)
     assert any("No tiles found" in w.value for w in at.warning)
@@ -231,7 +237,7 @@ def test_remove_and_add_tiles(monkeypatch):
     assert_clean(at)
     assert len(hand_in_pickers(at)) == 14 and "b1" not in hand_in_pickers(at)
     assert headline(at).startswith("Draw")
-    at.selectbox(key=f"add_{at.session_state['ver']}").set_value("r7").run()
+    at.selectbox(key=f"add_{app_state(at).version}").set_value("r7").run()
     at.button(key="add_btn").click().run()
     assert_clean(at)
     assert hand_in_pickers(at)[-1] == "r7" and len(hand_in_pickers(at)) == 15
@@ -255,13 +261,13 @@ def test_impossible_hand_is_a_plain_message(monkeypatch):
 
 def test_type_the_hand(monkeypatch):
     at = start(monkeypatch)
-    at.text_input(key=f"hand_text_{at.session_state['ver']}").input(
+    at.text_input(key=f"hand_text_{app_state(at).version}").input(
         "r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k3 k4 r9").run()
     assert_clean(at)
     assert len(hand_in_pickers(at)) == 15
     at.selectbox(key="ind_pick").set_value("b2").run()
     assert headline(at).startswith("Declare: discard r9")
-    at.text_input(key=f"hand_text_{at.session_state['ver']}").input("r1 zz").run()
+    at.text_input(key=f"hand_text_{app_state(at).version}").input("r1 zz").run()
     assert_clean(at)
     assert any("unknown tile name 'zz'" in w.value for w in at.warning)
 
@@ -274,7 +280,7 @@ def test_indicator_and_seen_tiles_are_kept_across_photos(monkeypatch):
     assert "okey k10" in all_text(at)
     at.text_input(key="seen_text").input("y9 k1").run()
     assert_clean(at)
-    assert at.session_state["round"].seen_names() == ["y9", "k1"]
+    assert app_state(at).round.seen_names() == ["y9", "k1"]
     assert "2 seen tiles counted" in all_text(at)
     at.button(key="next_turn").click().run()
     at.text_input(key="seen_text").input("b4").run()
@@ -286,9 +292,9 @@ def test_indicator_and_seen_tiles_are_kept_across_photos(monkeypatch):
     assert_clean(at)
     assert hand_in_pickers(at) == [t.name for t in scene.hand]
     assert at.selectbox(key="ind_pick").value == "k9"
-    assert at.session_state["round"].seen_names() == ["y9", "k1", "b4"]
+    assert app_state(at).round.seen_names() == ["y9", "k1", "b4"]
     at.button(key="new_round").click().run()
-    assert at.session_state["round"].seen_names() == []
+    assert app_state(at).round.seen_names() == []
 
 
 def test_bad_seen_entry_is_a_plain_message(monkeypatch):
@@ -308,10 +314,10 @@ def test_score_table_across_rounds(monkeypatch):
     at.radio(key="r_kind").set_value("seven pairs").run()
     at.button(key="r_add").click().run()
     assert_clean(at)
-    assert at.session_state["scores"].totals() == [16, 20, 16]
+    assert app_state(at).scores.totals() == [16, 20, 16]
     assert len(at.table) >= 1
     at.button(key="r_undo").click().run()
-    assert at.session_state["scores"].totals() == [20, 20, 20]
+    assert app_state(at).scores.totals() == [20, 20, 20]
 
 
 def test_penalty_scheme(monkeypatch):
@@ -322,7 +328,7 @@ def test_penalty_scheme(monkeypatch):
     at.checkbox(key="r_okey").check().run()
     at.button(key="r_add").click().run()
     assert_clean(at)
-    assert at.session_state["scores"].totals() == [40, 0, 40, 40]
+    assert app_state(at).scores.totals() == [40, 0, 40, 40]
 
 
 def test_sample_falls_back_to_its_recorded_tiles_when_unread(monkeypatch):
@@ -335,7 +341,7 @@ def test_sample_falls_back_to_its_recorded_tiles_when_unread(monkeypatch):
 def test_a_crashing_reader_is_a_plain_message(monkeypatch):
     at = start(monkeypatch, reader="okey_vision.ui.testing:failing_reader")
     assert any("The reader failed on this photo (RuntimeError)" in w.value for w in at.warning)
-    data, scene = render_rack()
+    data, _scene = render_rack()
     at.file_uploader[0].set_value(("rack.jpg", data, "image/jpeg")).run()
     assert_clean(at)
     assert any("reader failed" in w.value for w in at.warning)
@@ -376,6 +382,9 @@ def test_confirm_unsure_reads(monkeypatch):
     assert_clean(at)
     assert not any("Check the tiles marked" in i.value for i in at.info)
     assert hand_in_pickers(at) == sample_truth()["hand"]
+    # issue 25: a flag is cleared by confirming the tile, the reader's confidence is kept as read
+    entries = app_state(at).entries
+    assert [e.confirmed for e in entries].count(True) == 2 and [e.confidence for e in entries].count(0.4) == 2
 
 
 # ------------------------------------------------ state rules (issue 13) ---
@@ -401,7 +410,7 @@ def test_new_photo_without_indicator_asks_for_it(monkeypatch):
     at = start(monkeypatch)
     assert at.selectbox(key="ind_pick").value == "r3"  # read from the sample photo
     upload(at, rack_only(fake.reads_from_truth(sample_truth())))
-    assert at.session_state["round"].indicator is None  # not the sample's r3 any more
+    assert app_state(at).round.indicator is None  # not the sample's r3 any more
     assert not headline(at).startswith(("Discard", "Declare", "Draw"))
     assert any("shows no indicator" in i.value for i in at.info)
 
@@ -420,28 +429,28 @@ def test_scheme_switch_under_a_table_asks_first(monkeypatch):
     at.button(key="start_scores").click().run()
     at.selectbox(key="r_winner").set_value("Player 2").run()
     at.button(key="r_add").click().run()
-    assert at.session_state["scores"].totals() == [18, 20, 18, 18]
+    assert app_state(at).scores.totals() == [18, 20, 18, 18]
     at.radio(key="scheme_pick").set_value("penalty").run()
     assert_clean(at)
     assert any("Start a new table in penalty points scoring?" in w.value for w in at.warning)
-    assert at.session_state["scores"].scheme == "countdown"  # nothing changed yet
+    assert app_state(at).scores.scheme == "countdown"  # nothing changed yet
     at.button(key="scheme_keep").click().run()
     assert at.radio(key="scheme_pick").value == "countdown"
-    assert at.session_state["scores"].totals() == [18, 20, 18, 18]
+    assert app_state(at).scores.totals() == [18, 20, 18, 18]
     at.radio(key="scheme_pick").set_value("penalty").run()
     at.button(key="scheme_new_table").click().run()
     assert_clean(at)
-    table = at.session_state["scores"]
-    assert table.scheme == "penalty" and table.totals() == [0, 0, 0, 0] and at.session_state["scheme"] == "penalty"
+    table = app_state(at).scores
+    assert table.scheme == "penalty" and table.totals() == [0, 0, 0, 0] and app_state(at).scheme == "penalty"
 
 
 def test_correction_panel_stays_open_while_correcting(monkeypatch):
     at = start(monkeypatch, reads=fake.reads_from_truth(sample_truth(), low=(3,)))
     assert expanded(at, "Correct the tiles")
-    assert [e["low"] for e in at.session_state["hand"]].count(True) == 1
+    assert [e.flagged for e in app_state(at).entries].count(True) == 1
     picker(at, 3).set_value("y2").run()  # the player fixes the one flagged tile
     assert_clean(at)
-    assert not any(e["low"] for e in at.session_state["hand"])
+    assert not any(e.flagged for e in app_state(at).entries)
     assert expanded(at, "Correct the tiles")  # still open: the player may fix others
 
 
@@ -477,6 +486,6 @@ def test_turkish_page_says_a_bad_photo_in_turkish(monkeypatch):
 
 def test_turkish_page_says_a_bad_hand_in_turkish(monkeypatch):
     at = start(monkeypatch, lang="tr")
-    at.text_input(key=f"hand_text_{at.session_state['ver']}").input("r1 zz").run()
+    at.text_input(key=f"hand_text_{app_state(at).version}").input("r1 zz").run()
     assert_clean(at)
     assert any("bilinmeyen taş adı 'zz'" in w.value for w in at.warning)

@@ -5,6 +5,7 @@ the coach take it as it is; an analysis declares once."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -16,7 +17,7 @@ from okey_vision.errors import HandError, TileCountError
 from okey_vision.solver import arrange, declare
 from okey_vision.tiles import Hand, parse_hand, parse_tile
 from okey_vision.ui.advice import Session, analyse
-from okey_vision.ui.entries import UNSURE, Entry, entries_from_reads, flags_of, hand_of
+from okey_vision.ui.state import Entry
 from okey_vision.vision.reads import TileRead, hand_from_reads
 
 HAND15 = "r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k3 k4 r9"
@@ -30,7 +31,7 @@ def _read(name: str, confidence: float = 0.99, row: int = 0, x: float = 0.0, rea
 def test_entries_with_three_copies_are_refused_naming_the_tile() -> None:
     entries = [Entry.typed("r5"), Entry.typed("r5"), Entry.typed("k1")]
     with pytest.raises(TileCountError, match="3 copies of 'r5'") as got:
-        hand_of(entries, "r5")
+        Hand.of(entries, "r5")
     assert isinstance(got.value, ValueError)
     with pytest.raises(TileCountError, match="'b2'"):
         Hand.of([_read("b2"), _read("b2"), _read("b2")], "k1")
@@ -43,7 +44,7 @@ def test_every_input_builds_the_same_hand() -> None:
     assert Hand.of(names, "b9", ["k5"]) == by_names
     assert Hand.of(parse_hand(HAND14), parse_tile("b9"), "k5") == by_names
     assert hand_from_reads(reads, "b9", ["k5"]) == by_names
-    assert hand_of(entries_from_reads(reads), "b9", "k5") == by_names
+    assert Hand.of([Entry.read(r, i) for i, r in enumerate(reads)], "b9", "k5") == by_names
     assert Hand.parse(HAND14, "b9", "k5") == by_names
 
 
@@ -71,30 +72,15 @@ def parse_tile_tuple(text: str) -> tuple:
     return tuple(parse_hand(text))
 
 
-def test_a_confirmed_entry_is_never_flagged() -> None:
-    unsure = Entry.of_read(_read("r7", confidence=0.4), 0)
-    grey = Entry.of_read(_read("k3", confidence=0.999, reason="greyscale photo"), 1)
-    sure = Entry.of_read(_read("b2", confidence=0.999), 2)
-    assert unsure.flag == UNSURE and unsure.flagged
-    assert grey.flag == "greyscale photo" and grey.flagged
-    assert not sure.flag and not sure.flagged
-    for e in (unsure, grey, sure):
-        assert not e.confirm().flagged and not e.corrected("y1").flagged
-        assert e.confirm().confidence == e.confidence  # nothing faked: the read's confidence is kept
-    assert flags_of([unsure.confirm(), grey, Entry.typed("k9")], 3) == [False, True, None]
-
-
-def test_draw_reads_marks_what_the_entries_flag() -> None:
-    np = pytest.importorskip("numpy")
-    pytest.importorskip("cv2")
-    from okey_vision.ui.photo import draw_reads
-
-    img = np.zeros((60, 120, 3), np.uint8)
-    low = _read("r7", confidence=0.4, x=10)
-    flagged = draw_reads(img, [low])
-    confirmed = draw_reads(img, [low], flags=[False])
-    own = draw_reads(img, [low], flags=[None])
-    assert (flagged == own).all() and not (flagged == confirmed).all()
+def test_a_confirmed_entry_is_never_flagged_and_keeps_its_tile_in_the_hand() -> None:
+    unsure = Entry.read(_read("r7", confidence=0.4), 0)
+    grey = Entry.read(_read("k3", confidence=0.999, reason="greyscale photo"), 1)
+    assert unsure.flagged and grey.flagged
+    for e in (unsure, grey):
+        confirmed = replace(e, confirmed=True)
+        assert not confirmed.flagged and confirmed.confidence == e.confidence  # nothing faked
+        assert not e.corrected("y1").flagged
+    assert Hand.of([replace(unsure, confirmed=True), grey], "b2").tiles == parse_tile_tuple("r7 k3")
 
 
 def _count_declare(monkeypatch) -> list[tuple]:

@@ -14,6 +14,7 @@ np = pytest.importorskip("numpy")
 pytest.importorskip("onnxruntime")
 
 from okey_vision.errors import ModelError  # noqa: E402
+from okey_vision.vision import nets  # noqa: E402
 from okey_vision.vision.nets import DEFAULT_MODELS, STEMS, ModelMissingError, Net  # noqa: E402
 from okey_vision.vision.reader import RackReader  # noqa: E402
 
@@ -66,10 +67,45 @@ def test_foreign_weights(tmp_path: Path) -> None:
         Net("color", folder)
 
 
-def test_truncated_torch_weights(tmp_path: Path) -> None:
-    (tmp_path / "number.pt").write_bytes(b"PK\x03\x04 truncated")
-    with pytest.raises(ModelError, match=r"number\.pt"):
+def test_a_checkpoint_needs_the_training_side(tmp_path: Path) -> None:
+    """The runtime runs ONNX only: a ``.pt`` names the export command and the torch backend."""
+    (tmp_path / "number.pt").write_bytes(b"PK\x03\x04 a checkpoint")
+    with pytest.raises(ModelError, match=r"number\.pt is a training checkpoint.*export --onnx number.*use_torch"):
         Net("number", tmp_path, prefer_onnx=False)
+
+
+def test_a_checkpoint_runs_with_the_loader_training_gives(tmp_path: Path) -> None:
+    """run_checkpoints_with: the reader's Net runs a ``.pt`` with the given loader
+    (preferred only when asked, or without an ONNX copy); its errors name the file."""
+    shutil.copy(DEFAULT_MODELS / "number.onnx", tmp_path / "number.onnx")
+    (tmp_path / "number.pt").write_bytes(b"weights")
+
+    class Fake:
+        kind, dynamic, imgsz, names = "fake", True, 64, {0: "1"}
+
+        def __init__(self, path: Path) -> None:
+            if path.read_bytes() != b"weights":
+                raise RuntimeError("unpickling stack underflow")
+            self.path = path
+
+        def __call__(self, x):
+            return x * 2
+
+    nets.run_checkpoints_with(Fake)
+    try:
+        assert nets.runs_checkpoints()
+        assert Net("number", tmp_path).kind == "onnx"  # ONNX preferred by default
+        net = Net("number", tmp_path, prefer_onnx=False)
+        assert (net.kind, net.size, net.names, net.path) == ("fake", 64, {0: "1"}, tmp_path / "number.pt")
+        assert net(np.ones(2)).tolist() == [2.0, 2.0]
+        (tmp_path / "number.onnx").unlink()
+        assert Net("number", tmp_path).kind == "fake"  # no ONNX copy: the checkpoint
+        (tmp_path / "number.pt").write_bytes(b"PK\x03\x04 truncated")
+        with pytest.raises(ModelError, match=r"number\.pt: not a usable model file .*underflow"):
+            Net("number", tmp_path, prefer_onnx=False)
+    finally:
+        nets.run_checkpoints_with(None)
+    assert not nets.runs_checkpoints()
 
 
 @pytest.mark.parametrize("bad,content", [("detector", b"\x08\x07garbage"), ("number", None)])

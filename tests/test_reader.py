@@ -9,7 +9,7 @@ import pytest
 
 np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
-pytest.importorskip("ultralytics")
+pytest.importorskip("onnxruntime")
 
 from okey_vision import cli  # noqa: E402
 from okey_vision.errors import ImageError  # noqa: E402
@@ -42,6 +42,11 @@ def reader(request) -> RackReader:
     ext = ".onnx" if backend == "onnx" else ".pt"
     if not list(DEFAULT_MODELS.glob(f"*{ext}")):
         pytest.skip(f"no {ext} weights shipped (the runtime is ONNX; .pt come from training)")
+    if backend == "torch":  # the runtime runs ONNX only: training hands it the torch runner
+        pytest.importorskip("ultralytics")
+        from okey_vision.training.torchnet import use_torch
+
+        use_torch()
     r = RackReader(prefer_onnx=backend == "onnx")
     real_connect = socket.socket.connect
 

@@ -13,7 +13,6 @@ from okey_vision.ui.round import LiveRound
 from okey_vision.ui.scores import Round, ScoreTable
 from okey_vision.vision.reads import APART, TileRead
 
-
 # ------------------------------------------------------------ scores ---
 
 def test_countdown_scores_every_finish_kind():
@@ -100,14 +99,14 @@ def test_analyse_fifteen_tiles_ranks_discards():
     assert a.ok and not a.can_declare and len(a.hand.tiles) == 15
     assert a.recommended.tile is not None
     assert a.headline().startswith(f"Discard {a.recommended.tile.name}")
-    melds, left, caption = groups_for_display(a)
+    melds, left, _caption = groups_for_display(a)
     assert sum(len(m) for m in melds) + len(left) == 15
 
 
 def test_analyse_declarable_and_fourteen():
     a = analyse("r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k3 k4", "b2")
     assert a.can_declare and a.headline().startswith("Declare: your 14 tiles")
-    melds, left, caption = groups_for_display(a)
+    melds, left, _caption = groups_for_display(a)
     assert left == [] and sum(len(m) for m in melds) == 14
     a = analyse("r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k3 y13", "b2")
     assert a.headline().startswith("Draw")
@@ -150,6 +149,65 @@ def test_tiles_are_drawn_with_okeys_and_false_jokers_marked():
     assert html.count(" discard\"") == 1  # one tile ringed as the discard
 
 
+# ------------------------------------------------------------ app state ---
+
+def test_an_entry_flag_is_cleared_by_confirming_not_by_its_confidence():
+    from okey_vision.ui.state import AppState, Entry
+
+    # flagged for its reason (e.g. a greyscale photo) although the reader is sure of it
+    r = TileRead((0, 0, 10, 15), parse_tile("b1"), 0.995, ((parse_tile("b1"), 0.995), (parse_tile("k1"), 0.004)),
+                 reason="greyscale photo")
+    e = Entry.read(r, 0)
+    assert e.unsure and e.flagged and e.alternatives == (parse_tile("b1"), parse_tile("k1"))
+    app = AppState()
+    app.set_entries([e, Entry.typed("r4")])
+    assert app.flagged == [0]
+    app.confirm_all()
+    assert app.flagged == [] and app.entries[0].confirmed and app.entries[0].confidence == 0.995
+    fixed = e.corrected("k1")
+    assert fixed.tile == parse_tile("k1") and not fixed.flagged and fixed.box == e.box and fixed.alternatives == ()
+
+
+def test_app_state_keeps_the_players_indicator_and_drops_a_photos():
+    from okey_vision.ui.state import AppState, Entry, IndicatorSource
+
+    app = AppState()
+    app.start_photo("a", "a.jpg")
+    app.photo_indicator(parse_tile("r3"))
+    assert app.round.indicator == parse_tile("r3") and app.indicator_source is IndicatorSource.PHOTO
+    assert app.photo is not None and app.photo.has_indicator
+    app.start_photo("b", "b.jpg")
+    app.photo_indicator(None)  # read from the earlier photo: dropped, so the page asks
+    assert app.round.indicator is None and app.indicator_source is IndicatorSource.NONE
+    app.set_indicator("k9", IndicatorSource.PLAYER)
+    app.start_photo("c", "c.jpg")
+    app.photo_indicator(parse_tile("r3"))  # the player's choice wins
+    assert app.round.indicator == parse_tile("k9") and app.photo.has_indicator
+    app.set_entries([Entry.typed("r1")])
+    version = app.version
+    app.forget_photo("c.jpg: damaged")
+    assert app.entries == () and app.version == version + 1 and app.photo.error == "c.jpg: damaged"
+    assert app.photo.image is None and app.round.indicator == parse_tile("k9")
+    app.set_indicator("b2", IndicatorSource.PHOTO)
+    app.forget_photo("again")
+    assert app.round.indicator is None
+
+
+def test_app_state_corrections_renumber_the_pickers_only_when_needed():
+    from okey_vision.ui.state import AppState, Entry
+
+    app = AppState()
+    app.set_entries(Entry.typed(n) for n in ("r1", "r2", "r3"))
+    version = app.version
+    app.correct(1, "k5")  # from its own picker: the pickers stay
+    assert [e.name for e in app.entries] == ["r1", "k5", "r3"] and app.version == version
+    assert app.correcting and app.entries[1].confirmed
+    app.correct(0, None)  # removed: the tiles after it move up
+    assert [e.name for e in app.entries] == ["k5", "r3"] and app.version == version + 1
+    app.correct(0, "y1", renumber=True)  # from the tap picker: the grid follows
+    assert app.version == version + 2 and app.tiles == [parse_tile("y1"), parse_tile("r3")]
+
+
 # ------------------------------------------------------------ photos ---
 
 cv2 = pytest.importorskip("cv2")
@@ -171,10 +229,10 @@ def test_decode_photo_refuses_bad_bytes(data, msg):
 def test_decode_photo_refuses_tiny_and_shrinks_huge():
     from okey_vision.ui.photo import READ_SIDE, decode_photo
 
-    ok, tiny = cv2.imencode(".png", np.zeros((20, 30, 3), np.uint8))
+    _ok, tiny = cv2.imencode(".png", np.zeros((20, 30, 3), np.uint8))
     with pytest.raises(ImageError, match="too small"):
         decode_photo(tiny.tobytes())
-    ok, big = cv2.imencode(".jpg", np.zeros((2400, 3200, 3), np.uint8))
+    _ok, big = cv2.imencode(".jpg", np.zeros((2400, 3200, 3), np.uint8))
     assert max(decode_photo(big.tobytes()).shape[:2]) == READ_SIDE
 
 
@@ -194,6 +252,20 @@ def test_read_photo_splits_rack_and_apart_and_draws_boxes():
     assert out.shape == img.shape and (out != img[:, :, ::-1]).any()
     with pytest.raises(ImageError, match="No tiles found"):
         read_photo(img, lambda image: [])
+
+
+def test_draw_reads_marks_the_tiles_the_player_should_check():
+    from okey_vision.ui.photo import draw_reads
+
+    img = np.full((300, 400, 3), 200, np.uint8)
+    reads = [TileRead((50, 60, 80, 100), parse_tile("r6"), 0.3, row=0)]
+    unsure = draw_reads(img, reads)
+    assert (draw_reads(img, reads, unsure=[True]) == unsure).all()  # by default: the read's own flag
+    confirmed = draw_reads(img, reads, unsure=[False])  # the player confirmed it: green, no '?'
+    assert (confirmed != unsure).any() and (confirmed == draw_reads(img, [TileRead(
+        (50, 60, 80, 100), parse_tile("r6"), 0.99, row=0)])).all()
+    with pytest.raises(ValueError):
+        draw_reads(img, reads, unsure=[])
 
 
 def test_sample_truth_matches_a_fresh_render():
@@ -230,7 +302,7 @@ def test_read_photo_sets_aside_the_least_sure_extra_tiles():
     from okey_vision.ui.photo import read_photo
 
     img = np.full((300, 1200, 3), 200, np.uint8)
-    names = "r1 r2 r3 r4 r5 r6 r7 r8 r9 r10 r11 r12 r13 k1 k2 k3".split()
+    names = ["r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "r13", "k1", "k2", "k3"]
     reads = [TileRead((10 + 60 * i, 10, 60 + 60 * i, 80), parse_tile(n), 0.9 if n != "r7" else 0.5, row=0)
              for i, n in enumerate(names)]
     got = read_photo(img, lambda image: reads)

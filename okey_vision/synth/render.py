@@ -17,14 +17,21 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 import cv2
 import numpy as np
 
 from okey_vision.synth import effects, textures
 from okey_vision.synth.config import SynthConfig
-from okey_vision.synth.sprites import SpriteMaker, TileStyle, sample_okey_style, sample_style
+from okey_vision.synth.sprites import (
+    SpriteMaker,
+    TileStyle,
+    sample_okey_style,
+    sample_style,
+)
 from okey_vision.tiles import COLORS, FULL_SET, Tile
 
 Rng = np.random.Generator
@@ -79,10 +86,10 @@ class _Canvas:
         self.ids = np.zeros((h, w), np.uint8)
 
     def _roi(self, pts: np.ndarray, pad: int = 2) -> tuple[int, int, int, int] | None:
-        x0 = max(0, int(math.floor(pts[:, 0].min())) - pad)
-        y0 = max(0, int(math.floor(pts[:, 1].min())) - pad)
-        x1 = min(self.w, int(math.ceil(pts[:, 0].max())) + pad)
-        y1 = min(self.h, int(math.ceil(pts[:, 1].max())) + pad)
+        x0 = max(0, math.floor(pts[:, 0].min()) - pad)
+        y0 = max(0, math.floor(pts[:, 1].min()) - pad)
+        x1 = min(self.w, math.ceil(pts[:, 0].max()) + pad)
+        y1 = min(self.h, math.ceil(pts[:, 1].max()) + pad)
         if x1 <= x0 or y1 <= y0:
             return None
         return x0, y0, x1, y1
@@ -107,14 +114,14 @@ class _Canvas:
         x0, y0, x1, y1 = roi
         rw, rh = x1 - x0, y1 - y0
         f = max(1.0, blur / 1.5)  # big soft shadows: draw small, blur, scale up
-        sw, sh = max(1, int(math.ceil(rw / f))), max(1, int(math.ceil(rh / f)))
+        sw, sh = max(1, math.ceil(rw / f)), max(1, math.ceil(rh / f))
         m = np.zeros((sh, sw), np.uint8)
         p = np.round(((pts - [x0, y0]) / f - 0.5) * 16).astype(np.int32)
         cv2.fillConvexPoly(m, p, 255, cv2.LINE_8, 4)  # exact pixel-centre rule
-        a = m.astype(np.float32) * (opacity / 255.0)
+        a: np.ndarray = m.astype(np.float32) * (opacity / 255.0)
         a = cv2.GaussianBlur(a, (0, 0), max(blur / f, 0.55))  # soft (anti-aliased) edge
         if f > 1:
-            a = cv2.resize(a, (sw * int(math.ceil(f)), sh * int(math.ceil(f))),
+            a = cv2.resize(a, (sw * math.ceil(f), sh * math.ceil(f)),
                            interpolation=cv2.INTER_LINEAR)
             a = cv2.resize(a, (rw, rh), interpolation=cv2.INTER_LINEAR) if a.shape != (rh, rw) else a
             a = a[:rh, :rw]
@@ -139,8 +146,8 @@ class _Canvas:
             return
         x0, y0, x1, y1 = roi
         h, w = patch.shape[:2]
-        src = np.float32([[-0.5, -0.5], [w - 0.5, -0.5], [-0.5, h - 0.5]])
-        dst = np.float32([tl, tr, bl]) - np.float32([x0 + 0.5, y0 + 0.5])
+        src = np.array([[-0.5, -0.5], [w - 0.5, -0.5], [-0.5, h - 0.5]], np.float32)
+        dst = np.array([tl, tr, bl], np.float32) - np.array([x0 + 0.5, y0 + 0.5], np.float32)
         m = cv2.getAffineTransform(src, dst)
         out = cv2.warpAffine(patch, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
                              borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
@@ -226,7 +233,7 @@ class _TileDrawer:
             top = top.astype(np.float64)
         self.c.poly(hull, self.side, tid=tid, inner=top, inner_color=self.top)
         self.c.sprite(self.patch(tile), tl, tl + u * w, tl + v * h, tid)
-        if tid is not None:
+        if tid is not None and tile is not None:  # tid is set only for a face tile
             quad = np.array([tl, tl + u * w, tl + u * w + v * h, tl + v * h])
             self.drawn.append(_Drawn(tile, quad, hull, row, on_rack, is_indicator))
 
@@ -258,12 +265,12 @@ def _groups(rng: Rng, deck: list[Tile], n: int, meldy: bool) -> list[list[Tile]]
         got = None
         r = rng.random()
         if meldy and left >= 3 and r < 0.4:
-            length = int(min(left, rng.integers(3, 6)))
+            length = min(left, int(rng.integers(3, 6)))
             color = COLORS[rng.integers(4)]
             start = int(rng.integers(1, 15 - length))
             got = _take(deck, [Tile(color, start + i) for i in range(length)])
         elif meldy and left >= 3 and r < 0.7:
-            k = int(min(left, rng.integers(3, 5)))
+            k = min(left, int(rng.integers(3, 5)))
             num = int(rng.integers(1, 14))
             cols = rng.permutation(4)[:k]
             got = _take(deck, [Tile(COLORS[c], num) for c in cols])
@@ -271,7 +278,7 @@ def _groups(rng: Rng, deck: list[Tile], n: int, meldy: bool) -> list[list[Tile]]
             t = deck[int(rng.integers(len(deck)))]
             got = _take(deck, [t, t])
         if got is None:
-            k = int(min(left, rng.integers(1, 4)))
+            k = min(left, int(rng.integers(1, 4)))
             got = [deck.pop(0) for _ in range(min(k, len(deck)))]
         groups.append(got)
         left -= len(got)
@@ -319,7 +326,7 @@ def _draw_rack(rng: Rng, canvas: _Canvas, x0: float, y0: float, length: float, t
     y_r0 = back_above + ts + th
     y_r1 = y_r0 + l1 + gap2 + ts + th
     total = y_r1 + l2
-    h, w = int(math.ceil(total)), int(math.ceil(length))
+    h, w = math.ceil(total), math.ceil(length)
     tex = _rack_texture(rng, h, w, th)
     shade = np.full(h, rng.uniform(0.72, 0.88), np.float32)  # back panel
     front = rng.uniform(1.0, 1.15)
@@ -344,11 +351,12 @@ def _draw_rack(rng: Rng, canvas: _Canvas, x0: float, y0: float, length: float, t
     pts = np.array([[x0 + 4, y0 + total * 0.85], [x0 + length - 4, y0 + total * 0.85],
                     [x0 + length, y0 + total + th * 0.25], [x0, y0 + total + th * 0.25]])
     canvas.poly(pts, (0, 0, 0), opacity=rng.uniform(0.3, 0.6), blur=max(1.0, th * 0.12))
-    canvas.image(img, int(round(x0)), int(round(y0)), alpha)
+    # int(): before numpy 2, round() of a numpy float (x0 may be one) is a float
+    canvas.image(img, int(round(x0)), int(round(y0)), alpha)  # noqa: RUF046
     return y0 + y_r0, y0 + y_r1, y0 + total
 
 
-def _row_positions(rng: Rng, groups: list[list[Tile]], pitch: float, inner: float) -> list[float]:
+def _row_positions(rng: Rng, groups: Sequence[Sequence[Tile | None]], pitch: float, inner: float) -> list[float]:
     """x offsets (from the rack's inner left) of each tile in a row of groups."""
     n = sum(len(g) for g in groups)
     if n == 0:
@@ -493,16 +501,85 @@ def _draw_okey_objects(rng: Rng, img: np.ndarray, scale: float) -> None:
                         max(1, r // 10), cv2.LINE_AA)
 
 
-# ----------------------------------------------------------------------------- scenes
+# ----------------------------------------------------------------------------- layout
+# A scene is laid out on a flat canvas (the rack's front, or the table seen
+# from above), photographed by a camera (one homography), then labelled. Every
+# random draw below happens in the order it always has: a seed renders the
+# same photo, pixel for pixel, as before this file was split into rooms.
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """The photo to take: its size (px), whether the tiles lie flat, and the
+    apparent tile height wanted in it (px)."""
+
+    w: int
+    h: int
+    flat: bool
+    target: float
+
+
+@dataclass(frozen=True, eq=False)
+class _Layout:
+    """A scene laid out on its canvas: the drawn tiles, the true hand, the
+    region the camera frames, a reference tile quad that sets the photo's
+    scale, and the indicator shown (None if not shown)."""
+
+    canvas: _Canvas
+    drawer: _TileDrawer
+    hand: list[Tile]
+    roi: Box
+    ref: np.ndarray
+    indicator: Tile | None
+
+
+@dataclass(frozen=True)
+class _RackPlan:
+    """The sizes of a rack scene on its canvas (canvas px)."""
+
+    th: float           # tile height
+    w_t: float          # tile width
+    gap: float          # between neighbouring tiles
+    inner: float        # the rack's usable length
+    pad: float          # rack end to its first slot
+    ts: float           # visible top surface of a standing tile
+    sw: float           # visible side of a standing tile
+    sgn: int            # the side that shows: +1 or -1
+    margin_x: float     # canvas edge to the rack
+    above: float        # canvas top to the rack: room for another rack or the heap
+    below: float        # rack to the canvas bottom: room for the indicator and discards
+    heap: bool          # the heap of face-down tiles is on the table ...
+    heap_behind: bool   # ... behind the rack (else in front of it)
+
+    @property
+    def pitch(self) -> float:
+        """Tile width plus the gap: one slot."""
+        return self.w_t + self.gap
+
+    @property
+    def length(self) -> float:
+        """The rack's length, ends included."""
+        return self.inner + 2 * self.pad
+
+    @property
+    def width(self) -> int:
+        """The canvas width."""
+        return int(self.length + 2 * self.margin_x)
+
+    @property
+    def height(self) -> int:
+        """The canvas height."""
+        rack_h_est = self.th * 3.6 + 2 * self.ts
+        return int(self.above + rack_h_est + self.below)
 
 
 def _sample_out_size(rng: Rng, cfg: SynthConfig) -> tuple[int, int]:
     long_side = int(rng.integers(cfg.long_side[0], cfg.long_side[1] + 1))
     aspect = float(cfg.aspects[rng.integers(len(cfg.aspects))])
     if aspect >= 1:
-        w, h = long_side, int(round(long_side / aspect))
+        w, h = long_side, round(long_side / aspect)
     else:
-        h, w = long_side, int(round(long_side * aspect))
+        h, w = long_side, round(long_side * aspect)
     return w - w % 2, h - h % 2
 
 
@@ -515,13 +592,34 @@ def _sample_tile_height(rng: Rng, cfg: SynthConfig, fit: float) -> float:
     return float(np.clip(t, lo, hi))
 
 
-def _build_rack_scene(rng: Rng, cfg: SynthConfig, style: TileStyle, th: float, deck: list[Tile],
-                      indicator: Tile):
-    """Lay out the rack scene on a canvas; returns canvas, drawer, hand, roi, ref quad, indicator."""
-    w_t = th * style.aspect
-    gap = w_t * rng.uniform(0.0, 0.05)
-    pitch = w_t + gap
-    # how many tiles per row
+def _lay_out(rng: Rng, cfg: SynthConfig) -> tuple[_Frame, _Layout]:
+    """The photo's size, the tile set's style, the deal, and the scene drawn on its canvas."""
+    out_w, out_h = _sample_out_size(rng, cfg)
+    style = sample_style(rng)
+    if cfg.p_okey_style > 0 and rng.random() < cfg.p_okey_style:
+        style = sample_okey_style(rng)
+    flat = rng.random() < cfg.p_flat
+    deck = _deck(rng)
+    indicator = next(t for t in deck if not t.is_false_joker)
+    deck.remove(indicator)
+
+    n_flat = int(rng.integers(cfg.flat_tiles[0], cfg.flat_tiles[1] + 1))
+    if flat:
+        fit = min(out_w, out_h) / (math.sqrt(n_flat) * 1.9 + 1.5)
+    else:
+        fit = out_w / (16.5 * style.aspect)
+    target = _sample_tile_height(rng, cfg, fit)
+    th = float(np.clip(target * rng.uniform(1.0, 1.2), 14, 240))
+    if flat:
+        layout = _build_flat_scene(rng, cfg, style, th, deck, n_flat)
+    else:
+        layout = _build_rack_scene(rng, cfg, style, th, deck, indicator)
+    return _Frame(out_w, out_h, flat, target), layout
+
+
+def _deal_rows(rng: Rng, cfg: SynthConfig, deck: list[Tile]) -> tuple[list[list[list[Tile | None]]], int, int]:
+    """The rack's two rows as groups of tiles (a blank tile is None), and how
+    many tiles each row was dealt."""
     lo, hi = cfg.row_tiles
     if rng.random() < cfg.p_typical_hand:
         total = int(rng.choice([14, 15, 14, 15, 13, 21, 22]))
@@ -530,82 +628,115 @@ def _build_rack_scene(rng: Rng, cfg: SynthConfig, style: TileStyle, th: float, d
     else:
         n0, n1 = int(rng.integers(lo, hi + 1)), int(rng.integers(lo, hi + 1))
     meldy = rng.random() < 0.65
-    rows: list[list[list[Tile | None]]] = [_groups(rng, deck, n0, meldy), _groups(rng, deck, n1, meldy)]
+    # the groups hold tiles only; a blank (None) may be inserted below
+    rows = [cast(list[list[Tile | None]], _groups(rng, deck, n0, meldy)),
+            cast(list[list[Tile | None]], _groups(rng, deck, n1, meldy))]
     if cfg.p_blank > 0 and rng.random() < cfg.p_blank:
         # a blank (face-down) tile standing on the rack: drawn, never labelled
         for _ in range(int(rng.integers(1, 3))):
             g = rows[int(rng.integers(2))]
             g.insert(int(rng.integers(len(g) + 1)), [None])
+    return rows, n0, n1
+
+
+def _plan_rack(rng: Rng, cfg: SynthConfig, style: TileStyle, th: float, w_t: float, gap: float,
+               n0: int, n1: int) -> _RackPlan:
+    """The rack scene's sizes: the rack's length, the tiles' depth, the room around it."""
     heap = cfg.p_heap > 0 and rng.random() < cfg.p_heap
     heap_behind = heap and rng.random() < 0.5
     slots = max(15.0, n0, n1) + rng.uniform(0.2, 1.5)
-    inner = slots * pitch
+    inner = slots * (w_t + gap)
     pad = w_t * rng.uniform(0.15, 0.5)
-    length = inner + 2 * pad
-    ts = th * style.thickness * rng.uniform(0.15, 0.6)   # visible top surface
-    sw = th * style.thickness * rng.uniform(0.0, 0.5)    # visible side
+    ts = th * style.thickness * rng.uniform(0.15, 0.6)
+    sw = th * style.thickness * rng.uniform(0.0, 0.5)
     sgn = 1 if rng.random() < 0.5 else -1
     margin_x = th * rng.uniform(1.5, 3.5)
     above = th * (rng.uniform(1.0, 2.2) if rng.random() < cfg.p_other_rack else 0.3)
     if heap_behind:  # the heap of face-down tiles in the middle of the table, behind the rack
         above = max(above, th * rng.uniform(2.2, 3.5))
     below = th * rng.uniform(1.6, 2.6)
-    rack_h_est = th * 3.6 + 2 * ts
-    W = int(length + 2 * margin_x)
-    H = int(above + rack_h_est + below)
-    canvas = _Canvas(H, W)
+    return _RackPlan(th, w_t, gap, inner, pad, ts, sw, sgn, margin_x, above, below, heap, heap_behind)
+
+
+def _build_rack_scene(rng: Rng, cfg: SynthConfig, style: TileStyle, th: float, deck: list[Tile],
+                      indicator: Tile) -> _Layout:
+    """Lay out the rack scene on a canvas: the rack, its tiles, and what lies around it."""
+    w_t = th * style.aspect
+    gap = w_t * rng.uniform(0.0, 0.05)
+    rows, n0, n1 = _deal_rows(rng, cfg, deck)
+    plan = _plan_rack(rng, cfg, style, th, w_t, gap, n0, n1)
+    canvas = _Canvas(plan.height, plan.width)
     maker = SpriteMaker(style, th, rng)
     drawer = _TileDrawer(canvas, maker, rng)
     flat_squash = rng.uniform(0.45, 0.85)
+    if plan.above > th * 0.9:
+        _draw_other_rack(rng, canvas, style, plan)
 
-    if above > th * 0.9:  # another player's rack, farther away, tiles seen from the back
-        s = rng.uniform(0.35, 0.6)
-        sub_th = th * s
-        sub_maker = SpriteMaker(style, sub_th, rng)
-        sub = _TileDrawer(canvas, sub_maker, rng)
-        sx = rng.uniform(-0.3, 0.6) * W
-        slen = length * s
-        sy = above - th * rng.uniform(0.6, 1.0) - sub_th * 2.2
-        r0, r1, _ = _draw_rack(rng, canvas, sx, sy, slen, sub_th, ts * s, 0)
-        for yb in (r0, r1):
-            for k in range(int(rng.integers(6, 15))):
-                x = sx + sub_th * 0.3 + k * sub_maker.w * 1.02
-                tl = np.array([x, yb - sub_maker.h])
-                sub.draw(None, tl, np.array([1.0, 0]), np.array([0, 1.0]),
-                         np.array([0.0, -ts * s]), top_lit=True)
+    x0, y0 = plan.margin_x, plan.above
+    r0, r1, bottom = _draw_rack(rng, canvas, x0, y0, plan.length, th, plan.ts, 0)
+    hand = _draw_rack_tiles(rng, cfg, drawer, rows, plan, (r0, r1))
+    if plan.heap:
+        _draw_heap(rng, drawer, deck, plan.width, (th * 0.4, plan.above - th * 0.6) if plan.heap_behind
+                   else (bottom + th * 0.5, bottom + th * 1.5), th, flat_squash,
+                   np.array([0.0, th * style.thickness * 0.3 * flat_squash]))
+    roi = (x0, y0, x0 + plan.length, bottom)
+    cx = x0 + plan.length / 2
+    ref = np.array([[cx, r0 - th], [cx + w_t, r0 - th], [cx + w_t, r0], [cx, r0]])
+    shown = _draw_table_clutter(rng, cfg, drawer, deck, indicator, plan, bottom, flat_squash)
+    return _Layout(canvas, drawer, hand, roi, ref, shown)
 
-    x0, y0 = margin_x, above
-    r0, r1, bottom = _draw_rack(rng, canvas, x0, y0, length, th, ts, 0)
+
+def _draw_other_rack(rng: Rng, canvas: _Canvas, style: TileStyle, plan: _RackPlan) -> None:
+    """Another player's rack, farther away, its tiles seen from the back."""
+    th, ts = plan.th, plan.ts
+    s = rng.uniform(0.35, 0.6)
+    sub_th = th * s
+    sub_maker = SpriteMaker(style, sub_th, rng)
+    sub = _TileDrawer(canvas, sub_maker, rng)
+    sx = rng.uniform(-0.3, 0.6) * plan.width
+    slen = plan.length * s
+    sy = plan.above - th * rng.uniform(0.6, 1.0) - sub_th * 2.2
+    r0, r1, _ = _draw_rack(rng, canvas, sx, sy, slen, sub_th, ts * s, 0)
+    for yb in (r0, r1):
+        for k in range(int(rng.integers(6, 15))):
+            x = sx + sub_th * 0.3 + k * sub_maker.w * 1.02
+            tl = np.array([x, yb - sub_maker.h])
+            sub.draw(None, tl, np.array([1.0, 0]), np.array([0, 1.0]),
+                     np.array([0.0, -ts * s]), top_lit=True)
+
+
+def _draw_rack_tiles(rng: Rng, cfg: SynthConfig, drawer: _TileDrawer, rows: list[list[list[Tile | None]]],
+                     plan: _RackPlan, bottoms: tuple[float, float]) -> list[Tile]:
+    """The player's tiles standing on the rack's two tiers (faces' bottoms at
+    ``bottoms``); returns the hand, top row left to right, then the bottom row."""
     hand: list[Tile] = []
     max_tilt = math.radians(cfg.tile_tilt)
-    extrude = np.array([sgn * sw, -ts])
-    for ri, (groups, yb) in enumerate(zip(rows, (r0, r1))):
-        xs = _row_positions(rng, groups, pitch, inner)
+    extrude = np.array([plan.sgn * plan.sw, -plan.ts])
+    maker = drawer.m
+    for ri, (groups, yb) in enumerate(zip(rows, bottoms)):
+        xs = _row_positions(rng, groups, plan.pitch, plan.inner)
         tiles = [t for g in groups for t in g]
-        order = range(len(tiles)) if sgn < 0 else range(len(tiles) - 1, -1, -1)
-        hand_row = [t for t in tiles if t is not None]
+        # drawn from the side that is hidden, so each tile's visible side overlaps its neighbour
+        order = range(len(tiles)) if plan.sgn < 0 else range(len(tiles) - 1, -1, -1)
         for i in order:
-            t = tiles[i]
             a = rng.uniform(-max_tilt, max_tilt)
             u = np.array([math.cos(a), math.sin(a)])
             v = np.array([-math.sin(a), math.cos(a)])
-            bx = x0 + pad + xs[i] + gap / 2 + rng.uniform(-0.02, 0.02) * w_t
-            bottom_center = np.array([bx + w_t / 2, yb])
+            bx = plan.margin_x + plan.pad + xs[i] + plan.gap / 2 + rng.uniform(-0.02, 0.02) * plan.w_t
+            bottom_center = np.array([bx + plan.w_t / 2, yb])
             tl = bottom_center - u * (maker.w / 2) - v * maker.h
-            drawer.draw(t, tl, u, v, extrude, row=ri, on_rack=True, top_lit=True)
-        hand.extend(hand_row)
-    if heap:
-        _draw_heap(rng, drawer, deck, W, (th * 0.4, above - th * 0.6) if heap_behind
-                   else (bottom + th * 0.5, bottom + th * 1.5), th, flat_squash,
-                   np.array([0.0, th * style.thickness * 0.3 * flat_squash]))
-    roi = (x0, y0, x0 + length, bottom)
-    cx = x0 + length / 2
-    ref = np.array([[cx, r0 - th], [cx + w_t, r0 - th], [cx + w_t, r0], [cx, r0]])
+            drawer.draw(tiles[i], tl, u, v, extrude, row=ri, on_rack=True, top_lit=True)
+        hand.extend(t for t in tiles if t is not None)
+    return hand
 
-    # clutter on the table in front of / beside the rack
+
+def _draw_table_clutter(rng: Rng, cfg: SynthConfig, drawer: _TileDrawer, deck: list[Tile], indicator: Tile,
+                        plan: _RackPlan, bottom: float, flat_squash: float) -> Tile | None:
+    """On the table in front of the rack: the indicator, a discard pile, a
+    hand reaching in; returns the indicator if it was drawn."""
+    th, maker, W = plan.th, drawer.m, plan.width
     shadow_vec = np.array([rng.uniform(-0.1, 0.1), rng.uniform(0.02, 0.1)]) * th
-    side_vec = np.array([0.0, th * style.thickness * rng.uniform(0.2, 0.5) * flat_squash])
-    shown_indicator = None
+    side_vec = np.array([0.0, th * maker.style.thickness * rng.uniform(0.2, 0.5) * flat_squash])
 
     def flat_tile(t: Tile, c: np.ndarray, ang: float, is_ind: bool) -> None:
         u = np.array([math.cos(ang), math.sin(ang) * flat_squash])
@@ -616,8 +747,9 @@ def _build_rack_scene(rng: Rng, cfg: SynthConfig, style: TileStyle, th: float, d
 
     spots = [np.array([rng.uniform(0.05, 0.95) * W, bottom + rng.uniform(0.5, 1.4) * th])
              for _ in range(2)]
+    shown = None
     if rng.random() < cfg.p_indicator:
-        shown_indicator = indicator
+        shown = indicator
         ang = rng.normal(0, 0.25) + (math.pi if rng.random() < 0.15 else 0)
         flat_tile(indicator, spots[0], ang, True)
     if rng.random() < cfg.p_discards and deck:
@@ -631,9 +763,9 @@ def _build_rack_scene(rng: Rng, cfg: SynthConfig, style: TileStyle, th: float, d
             c = c + rng.normal(0, 0.18, 2) * th
             ang += rng.normal(0, 0.2)
     if rng.random() < cfg.p_hand:
-        _draw_hand(rng, canvas, np.array([rng.uniform(0.1, 0.9) * W,
-                                          rng.uniform(0.2, 1.0) * H]), th)
-    return canvas, drawer, hand, roi, ref, shown_indicator
+        _draw_hand(rng, drawer.c, np.array([rng.uniform(0.1, 0.9) * W,
+                                            rng.uniform(0.2, 1.0) * plan.height]), th)
+    return shown
 
 
 def _draw_heap(rng: Rng, drawer: _TileDrawer, deck: list[Tile], W: float,
@@ -657,7 +789,7 @@ def _draw_heap(rng: Rng, drawer: _TileDrawer, deck: list[Tile], W: float,
 
 
 def _build_flat_scene(rng: Rng, cfg: SynthConfig, style: TileStyle, th: float,
-                      deck: list[Tile], n_total: int):
+                      deck: list[Tile], n_total: int) -> _Layout:
     """Tiles lying face up on a table, in touching groups or alone, any angle."""
     groups = _groups(rng, deck, n_total, rng.random() < 0.7)
     if rng.random() < 0.3:  # some scattered singles
@@ -709,7 +841,22 @@ def _build_flat_scene(rng: Rng, cfg: SynthConfig, style: TileStyle, th: float,
     ref_c = np.array([W / 2, H / 2])
     ref = np.array([ref_c + [-w_t / 2, -h_t / 2], ref_c + [w_t / 2, -h_t / 2],
                     ref_c + [w_t / 2, h_t / 2], ref_c + [-w_t / 2, h_t / 2]])
-    return canvas, drawer, [], (0.0, 0.0, float(W), float(H)), ref, None
+    return _Layout(canvas, drawer, [], (0.0, 0.0, float(W), float(H)), ref, None)
+
+
+# ----------------------------------------------------------------------------- camera
+
+
+@dataclass(frozen=True, eq=False)
+class _Camera:
+    """How the camera sees the canvas: its angles (degrees), the canvas-to-photo
+    homography, and the apparent tile height once a turned rack is fitted in."""
+
+    tilt: float
+    yaw: float
+    roll: float
+    homography: np.ndarray
+    target: float
 
 
 def _safe_focal(h0_center, corners: np.ndarray, focal: float, tilt: float, yaw: float,
@@ -721,34 +868,8 @@ def _safe_focal(h0_center, corners: np.ndarray, focal: float, tilt: float, yaw: 
     return float(max(focal, need.max() * 1.6 + 1))
 
 
-def render_scene(seed: int, config: SynthConfig | None = None) -> Scene:
-    """Render one synthetic photo (deterministic from ``seed``) with exact labels."""
-    cfg = config or SynthConfig()
-    rng = np.random.default_rng(seed)
-    out_w, out_h = _sample_out_size(rng, cfg)
-    style = sample_style(rng)
-    if cfg.p_okey_style > 0 and rng.random() < cfg.p_okey_style:
-        style = sample_okey_style(rng)
-    flat = rng.random() < cfg.p_flat
-    deck = _deck(rng)
-    indicator = next(t for t in deck if not t.is_false_joker)
-    deck.remove(indicator)
-
-    n_flat = int(rng.integers(cfg.flat_tiles[0], cfg.flat_tiles[1] + 1))
-    if flat:
-        fit = min(out_w, out_h) / (math.sqrt(n_flat) * 1.9 + 1.5)
-    else:
-        fit = out_w / (16.5 * style.aspect)
-    target = _sample_tile_height(rng, cfg, fit)
-    th = float(np.clip(target * rng.uniform(1.0, 1.2), 14, 240))
-    if flat:
-        canvas, drawer, hand, roi, ref, shown_ind = _build_flat_scene(rng, cfg, style, th, deck,
-                                                                      n_flat)
-    else:
-        canvas, drawer, hand, roi, ref, shown_ind = _build_rack_scene(rng, cfg, style, th, deck,
-                                                                      indicator)
-
-    # camera
+def _camera_angles(rng: Rng, cfg: SynthConfig, flat: bool) -> tuple[float, float, float, bool]:
+    """Tilt, yaw and roll (degrees), and whether the rack is turned or seen from the side."""
     max_tilt = cfg.max_tilt if flat else cfg.max_tilt * 0.75
     tilt = rng.uniform(-max_tilt, max_tilt) * (1 if rng.random() < 0.8 else 0.3)
     if not flat:
@@ -768,82 +889,116 @@ def render_scene(seed: int, config: SynthConfig | None = None) -> Scene:
         yaw = float(rng.uniform(35, 58)) * (1 if rng.random() < 0.5 else -1)
         tilt = float(rng.uniform(15, 45))
         turned = True
+    return tilt, yaw, roll, turned
+
+
+def _camera(rng: Rng, cfg: SynthConfig, frame: _Frame, layout: _Layout) -> _Camera:
+    """Point the camera at the layout so the reference tile is ``frame.target`` px tall."""
+    tilt, yaw, roll, turned = _camera_angles(rng, cfg, frame.flat)
+    roi, canvas, target = layout.roi, layout.canvas, frame.target
     center = np.array([(roi[0] + roi[2]) / 2, (roi[1] + roi[3]) / 2])
     diag = math.hypot(roi[2] - roi[0], roi[3] - roi[1])
     corners = np.array([[0, 0], [canvas.w, 0], [canvas.w, canvas.h], [0, canvas.h]], float)
     focal = _safe_focal(center, corners, diag * rng.uniform(0.8, 2.5), tilt, yaw, roll)
     h0 = effects.plane_homography(tuple(center), focal, tilt, yaw, roll)
-    q = effects.project(h0, ref)
+    q = effects.project(h0, layout.ref)
     ref_h = 0.5 * (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1]))
-    scale = target / max(ref_h, 1e-6)
-    place = np.array([out_w * (0.5 + rng.uniform(-0.2, 0.2)), out_h * (0.5 + rng.uniform(-0.2, 0.2))])
+    scale = target / max(float(ref_h), 1e-6)
+    place = np.array([frame.w * (0.5 + rng.uniform(-0.2, 0.2)), frame.h * (0.5 + rng.uniform(-0.2, 0.2))])
     if turned:  # keep most of a turned / side-seen rack in the frame (ends may be cut)
         rc = effects.project(h0, np.array([[roi[0], roi[1]], [roi[2], roi[1]], [roi[2], roi[3]],
                                            [roi[0], roi[3]]])) * scale
         ext = rc.max(0) - rc.min(0)
-        over = max(ext[0] / out_w, ext[1] / out_h) / rng.uniform(0.85, 1.15)
+        over = max(ext[0] / frame.w, ext[1] / frame.h) / rng.uniform(0.85, 1.15)
         if over > 1:
             scale /= over
             target /= over
-    H = np.array([[scale, 0, place[0]], [0, scale, place[1]], [0, 0, 1]]) @ h0
+    homography = np.array([[scale, 0, place[0]], [0, scale, place[1]], [0, 0, 1]]) @ h0
+    return _Camera(tilt, yaw, roll, homography, target)
 
-    # background: table texture seen with a related camera
-    bw, bh = out_w // 2, out_h // 2
+
+# ----------------------------------------------------------------------------- drawing
+
+
+def _background(rng: Rng, cfg: SynthConfig, frame: _Frame, cam: _Camera) -> np.ndarray:
+    """The table under the layout (float BGR, photo size): a table texture with
+    clutter, seen by a camera tilted a little more than the one on the rack."""
+    bw, bh = frame.w // 2, frame.h // 2
     if cfg.p_okey_table > 0 and rng.random() < cfg.p_okey_table:
         tex = textures.okey_table(rng, bh, bw)
     else:
         tex = textures.table(rng, bh, bw)
     if rng.random() < cfg.p_objects:
-        _draw_objects(rng, tex, target / 2 * rng.uniform(0.8, 1.5))
+        _draw_objects(rng, tex, cam.target / 2 * rng.uniform(0.8, 1.5))
     if cfg.p_heap > 0 and rng.random() < cfg.p_heap:
-        _draw_okey_objects(rng, tex, target / 2 * rng.uniform(0.8, 1.5))
-    btilt = float(np.clip(tilt + (rng.uniform(15, 40) if not flat else 0), -60, 60))
+        _draw_okey_objects(rng, tex, cam.target / 2 * rng.uniform(0.8, 1.5))
+    btilt = float(np.clip(cam.tilt + (rng.uniform(15, 40) if not frame.flat else 0), -60, 60))
     tex_c = np.array([bw / 2, bh / 2])
     tex_corners = np.array([[0, 0], [bw, 0], [bw, bh], [0, bh]], float)
-    bf = _safe_focal(tex_c, tex_corners, max(bw, bh) * rng.uniform(1.0, 2.0), btilt, yaw, roll)
-    hb = effects.plane_homography(tuple(tex_c), bf, btilt, yaw, roll)
+    bf = _safe_focal(tex_c, tex_corners, max(bw, bh) * rng.uniform(1.0, 2.0), btilt, cam.yaw, cam.roll)
+    hb = effects.plane_homography(tuple(tex_c), bf, btilt, cam.yaw, cam.roll)
     hb = np.array([[rng.uniform(0.9, 1.4), 0, bw / 2], [0, rng.uniform(0.9, 1.4), bh / 2],
                    [0, 0, 1]]) @ hb
     bg = cv2.warpPerspective(tex, hb, (bw, bh), flags=cv2.INTER_LINEAR,
                              borderMode=cv2.BORDER_REFLECT)
-    bg = cv2.resize(bg, (out_w, out_h), interpolation=cv2.INTER_LINEAR)
+    return cv2.resize(bg, (frame.w, frame.h), interpolation=cv2.INTER_LINEAR)
 
-    fg = cv2.warpPerspective(canvas.rgba, H, (out_w, out_h), flags=cv2.INTER_LINEAR,
+
+def _photograph(rng: Rng, cfg: SynthConfig, frame: _Frame, layout: _Layout,
+                cam: _Camera) -> tuple[np.ndarray, np.ndarray]:
+    """The photo (BGR uint8) and each pixel's tile id (0: no tile): the canvas
+    seen over the table, then the phone's light, blur, noise and JPEG."""
+    img = _background(rng, cfg, frame, cam)
+    size = (frame.w, frame.h)
+    fg = cv2.warpPerspective(layout.canvas.rgba, cam.homography, size, flags=cv2.INTER_LINEAR,
                              borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
-    ids = cv2.warpPerspective(canvas.ids, H, (out_w, out_h), flags=cv2.INTER_NEAREST,
+    ids = cv2.warpPerspective(layout.canvas.ids, cam.homography, size, flags=cv2.INTER_NEAREST,
                               borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-    bg *= 1.0 - fg[..., 3:4]
-    bg += fg[..., :3]
-    img = bg
+    img *= 1.0 - fg[..., 3:4]
+    img += fg[..., :3]
+    if not cfg.effects:
+        return np.clip(img, 0, 255, out=img).astype(np.uint8), ids
+    return _camera_effects(rng, cfg, img, ids), ids
 
-    if cfg.effects:
-        low = rng.random() < cfg.p_low_light
-        gains = effects.white_balance(rng)
-        if cfg.p_tint > 0 and rng.random() < cfg.p_tint:
-            gains = gains * effects.tint(rng)
-            low = low or rng.random() < 0.3
-        img *= effects.light_field(rng, out_h, out_w, low, gains)
-        if rng.random() < cfg.p_glare:
-            effects.glare(rng, img, ids)
-        sigma = rng.uniform(*cfg.noise_sigma) + (rng.uniform(3, 8) if low else 0.0)
-        blur_rng = np.random.default_rng(rng.integers(1 << 62))
-        out = np.clip(img, 0, 255, out=img).astype(np.uint8)
-        out = effects.blur(blur_rng, out, cfg.p_blur, cfg.p_motion_blur)
-        if sigma > 0.3:
-            img = out.astype(np.float32)
-            effects.sensor_noise(rng, img, sigma)
-            out = np.clip(img, 0, 255, out=img).astype(np.uint8)
-        out = effects.jpeg(out, int(rng.integers(cfg.jpeg_quality[0], cfg.jpeg_quality[1] + 1)))
-    else:
-        out = np.clip(img, 0, 255, out=img).astype(np.uint8)
 
-    # labels (continuous coordinates: pixel i covers [i, i+1]; cv2 maps pixel centres)
+def _camera_effects(rng: Rng, cfg: SynthConfig, img: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """What a phone does to the scene (float BGR, changed in place): light,
+    glare on the tiles, blur, sensor noise, JPEG; the photo as BGR uint8."""
+    out_h, out_w = img.shape[:2]
+    low = rng.random() < cfg.p_low_light
+    gains = effects.white_balance(rng)
+    if cfg.p_tint > 0 and rng.random() < cfg.p_tint:
+        gains = gains * effects.tint(rng)
+        low = low or rng.random() < 0.3
+    img *= effects.light_field(rng, out_h, out_w, low, gains)
+    if rng.random() < cfg.p_glare:
+        effects.glare(rng, img, ids)
+    sigma = rng.uniform(*cfg.noise_sigma) + (rng.uniform(3, 8) if low else 0.0)
+    blur_rng = np.random.default_rng(rng.integers(1 << 62))
+    out = np.clip(img, 0, 255, out=img).astype(np.uint8)
+    out = effects.blur(blur_rng, out, cfg.p_blur, cfg.p_motion_blur)
+    if sigma > 0.3:
+        img = out.astype(np.float32)
+        effects.sensor_noise(rng, img, sigma)
+        out = np.clip(img, 0, 255, out=img).astype(np.uint8)
+    return effects.jpeg(out, int(rng.integers(cfg.jpeg_quality[0], cfg.jpeg_quality[1] + 1)))
+
+
+# ----------------------------------------------------------------------------- labels
+
+
+def _labels(cfg: SynthConfig, drawn: list[_Drawn], homography: np.ndarray,
+            ids: np.ndarray) -> tuple[list[SceneTile], np.ndarray]:
+    """The labelled tiles (those visible enough) and the label mask: k for
+    ``tiles[k-1]``, 255 for a tile left unlabelled, 0 elsewhere."""
+    out_h, out_w = ids.shape[:2]
+    # continuous coordinates: pixel i covers [i, i+1]; cv2 maps pixel centres
     half = np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1]])
-    H = half @ H @ np.linalg.inv(half)
+    H = half @ homography @ np.linalg.inv(half)
     counts = np.bincount(ids.ravel(), minlength=256)
     lut = np.zeros(256, np.uint8)
     labelled: list[SceneTile] = []
-    for k, d in enumerate(drawer.drawn, start=1):
+    for k, d in enumerate(drawn, start=1):
         if counts[k] == 0:
             continue
         lut[k] = 255
@@ -863,6 +1018,19 @@ def render_scene(seed: int, config: SynthConfig | None = None) -> Scene:
             quad=tuple((float(x), float(y)) for x, y in quad), row=d.row,
             on_rack=d.on_rack, is_indicator=d.is_indicator, visible=round(frac, 4)))
         lut[k] = len(labelled)
-    mask = lut[ids]
-    return Scene(image=out, tiles=labelled, hand=hand, indicator=shown_ind, mask=mask,
-                 kind="flat" if flat else "rack", seed=int(seed))
+    return labelled, lut[ids]
+
+
+# ----------------------------------------------------------------------------- scene
+
+
+def render_scene(seed: int, config: SynthConfig | None = None) -> Scene:
+    """Render one synthetic photo (deterministic from ``seed``) with exact labels."""
+    cfg = config or SynthConfig()
+    rng = np.random.default_rng(seed)
+    frame, layout = _lay_out(rng, cfg)
+    cam = _camera(rng, cfg, frame, layout)
+    image, ids = _photograph(rng, cfg, frame, layout, cam)
+    tiles, mask = _labels(cfg, layout.drawer.drawn, cam.homography, ids)
+    return Scene(image=image, tiles=tiles, hand=layout.hand, indicator=layout.indicator, mask=mask,
+                 kind="flat" if frame.flat else "rack", seed=int(seed))

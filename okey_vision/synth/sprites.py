@@ -65,7 +65,7 @@ def glyph(font: str, text: str, stroke: int = 0) -> np.ndarray:
     f = ImageFont.truetype(font_path(font), 128)
     box = f.getbbox(text, stroke_width=stroke)
     w, h = max(1, box[2] - box[0] + 4), max(1, box[3] - box[1] + 4)
-    im = Image.new("L", (w, h), 0)
+    im = Image.new("L", (int(w), int(h)), 0)
     ImageDraw.Draw(im).text((2 - box[0], 2 - box[1]), text, font=f, fill=255,
                             stroke_width=stroke, stroke_fill=255)
     m = np.asarray(im, np.float32) / 255.0
@@ -75,18 +75,18 @@ def glyph(font: str, text: str, stroke: int = 0) -> np.ndarray:
     return np.ascontiguousarray(m[ys.min():ys.max() + 1, xs.min():xs.max() + 1])
 
 
-def _fit(mask: np.ndarray, w: int, h: int) -> np.ndarray:
-    """Resize a mask to (w, h) with area interpolation."""
-    w, h = max(1, int(round(w))), max(1, int(round(h)))
-    interp = cv2.INTER_AREA if w < mask.shape[1] else cv2.INTER_LINEAR
-    return cv2.resize(mask, (w, h), interpolation=interp)
+def _fit(mask: np.ndarray, w: float, h: float) -> np.ndarray:
+    """Resize a mask to (w, h) px, rounded, with area interpolation."""
+    wi, hi = max(1, round(float(w))), max(1, round(float(h)))
+    interp = cv2.INTER_AREA if wi < mask.shape[1] else cv2.INTER_LINEAR
+    return cv2.resize(mask, (wi, hi), interpolation=interp)
 
 
 def _paste(img: np.ndarray, mask: np.ndarray, cx: float, cy: float,
            color: np.ndarray) -> None:
     """Blend ``color`` into ``img`` through ``mask`` centred at (cx, cy), in place."""
     mh, mw = mask.shape
-    x0, y0 = int(round(cx - mw / 2)), int(round(cy - mh / 2))
+    x0, y0 = round(float(cx - mw / 2)), round(float(cy - mh / 2))
     H, W = img.shape[:2]
     xa, ya, xb, yb = max(0, x0), max(0, y0), min(W, x0 + mw), min(H, y0 + mh)
     if xa >= xb or ya >= yb:
@@ -135,13 +135,19 @@ class TileStyle:
     hollow: bool = False        # numerals printed as an outline only (some Okey sets)
 
 
+def _bgr(values) -> tuple[float, float, float]:
+    """Three colour channels as plain floats."""
+    b, g, r = (float(v) for v in values)
+    return b, g, r
+
+
 def _okey_ink(rng: Rng, color: str) -> tuple[float, float, float]:
     """A point on the real Okey ink range of one colour (between two neighbouring anchors)."""
     anchors = np.array(OKEY_INKS[color], float)
     k = int(rng.integers(len(anchors) - 1)) if len(anchors) > 1 else 0
     t = rng.random()
     ink = anchors[k] * (1 - t) + anchors[min(k + 1, len(anchors) - 1)] * t
-    return tuple(float(v) for v in np.clip(ink + rng.uniform(-8, 8, 3), 0, 255))
+    return _bgr(np.clip(ink + rng.uniform(-8, 8, 3), 0, 255))
 
 
 def sample_okey_style(rng: Rng) -> TileStyle:
@@ -171,11 +177,11 @@ def sample_style(rng: Rng) -> TileStyle:
         ink = np.array(a) * (1 - t) + np.array(b) * t
         if rng.random() < 0.2:
             ink = np.array(mid, float)
-        inks[c] = tuple(float(v) for v in np.clip(ink + rng.uniform(-10, 10, 3), 0, 255))
+        inks[c] = _bgr(np.clip(ink + rng.uniform(-10, 10, 3), 0, 255))
     symbol = DIMPLE_SYMBOLS[rng.integers(len(DIMPLE_SYMBOLS))]
     return TileStyle(
         aspect=float(rng.uniform(0.6, 0.76)),
-        body=tuple(float(v) for v in body),
+        body=_bgr(body),
         radius=float(rng.uniform(0.05, 0.18)),
         bevel=float(rng.uniform(0.04, 0.12)),
         bevel_strength=float(rng.uniform(0.04, 0.14)),
@@ -193,18 +199,19 @@ def sample_style(rng: Rng) -> TileStyle:
         symbol=symbol,
         symbol_inked=bool(rng.random() < 0.75),
         fj_design=FJ_DESIGNS[rng.integers(len(FJ_DESIGNS))],
-        fj_ink=tuple(float(v) for v in _FJ_INKS[rng.integers(len(_FJ_INKS))]),
+        fj_ink=_bgr(_FJ_INKS[rng.integers(len(_FJ_INKS))]),
     )
 
 
 class SpriteMaker:
     """Draws faces of one style at one pixel size, caching per face."""
 
-    def __init__(self, style: TileStyle, h: int, rng: Rng) -> None:
+    def __init__(self, style: TileStyle, h: float, rng: Rng) -> None:
         """Prepare the body for tiles ``h`` px tall in ``style``."""
         self.style = style
-        self.h = max(6, int(round(h)))
-        self.w = max(4, int(round(h * style.aspect)))
+        # float(): h may be a numpy float, whose round() is a float before numpy 2
+        self.h = max(6, round(float(h)))
+        self.w = max(4, round(float(h * style.aspect)))
         self._cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._rng = rng
         self.body, self.alpha = self._body()
@@ -264,18 +271,17 @@ class SpriteMaker:
         m = glyph(s.font, str(tile.number), s.stroke)
         gh = s.num_height * h
         gw = m.shape[1] / m.shape[0] * gh * s.num_xscale
-        if gw > 0.86 * w:
-            gw = 0.86 * w
+        gw = min(gw, 0.86 * w)
         mask = _fit(m, gw, gh)
         cx, cy = w / 2, s.num_y * h
         if s.hollow:  # an outlined numeral: ink ring, tile body inside
-            k = max(1, int(round(h / 45)))
+            k = max(1, round(h / 45))
             pad = np.pad(mask, k + 1)
             ring = np.clip(cv2.dilate(pad, np.ones((2 * k + 1, 2 * k + 1), np.uint8))
                            - cv2.erode(pad, np.ones((2 * k + 1, 2 * k + 1), np.uint8)), 0, 1)
             _paste(img, ring, cx, cy, ink)
         elif s.outline:
-            k = max(1, int(round(h / 60)))
+            k = max(1, round(h / 60))
             pad = np.pad(mask, k + 1)
             dil = cv2.dilate(pad, np.ones((2 * k + 1, 2 * k + 1), np.uint8))
             _paste(img, dil, cx, cy, ink * 0.45)
@@ -300,7 +306,7 @@ class SpriteMaker:
             m = glyph("DejaVuSans.ttf", ch)
             mask = _fit(m, m.shape[1] / m.shape[0] * size, size)
         else:
-            n = max(8, int(round(size)))
+            n = max(8, round(size))
             canvas = np.zeros((n * 4, n * 4), np.uint8)
             c, R = 2 * n, int(1.6 * n)
             if design == "clover":

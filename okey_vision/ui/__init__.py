@@ -8,6 +8,8 @@
 * :mod:`okey_vision.ui.photo`   -- photo bytes in, reads out, boxes drawn on it.
 * :mod:`okey_vision.ui.sample`  -- the embedded sample rack photo and how it is rendered.
 * :mod:`okey_vision.ui.testing` -- stand-in readers for testing the app without weights.
+* :mod:`okey_vision.ui.state`   -- the app's session state, typed: ``AppState``, an ``Entry`` per rack tile.
+* :mod:`okey_vision.ui.sections` -- the page's sections (the only Streamlit code here).
 
-Nothing here imports Streamlit; numpy and OpenCV load lazily in ``photo``.
+Nothing here imports Streamlit but ``sections``; numpy and OpenCV load lazily in ``photo``.
 """

@@ -34,7 +34,7 @@ from okey_vision.tiles import HAND_SIZE, MAX_HAND, Hand, Tile, TileLike, okey_of
 from okey_vision.ui.text import error_message
 
 #: What the app analyses: a built hand, or its tiles (names, tiles, reads or
-#: :class:`~okey_vision.ui.entries.Entry` items) with the indicator beside.
+#: the app's entries, :class:`~okey_vision.ui.state.Entry`) with the indicator beside.
 Tiles = Hand | str | Iterable[TileLike]
 
 

@@ -8,8 +8,8 @@ show it instead of a traceback. numpy and OpenCV load lazily.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 from okey_vision.errors import ImageError
 from okey_vision.tiles import MAX_HAND, Tile
@@ -80,7 +80,7 @@ def read_photo(img, reader: Reader, lang: Lang = Lang.EN) -> PhotoReads:
         warnings.append(t("blurry", lang))
     if len(rack) > MAX_HAND:
         # keep the surest 15 (in rack order); name the others so the player can add them back
-        keep = set(id(r) for r in sorted(rack, key=lambda r: -r.confidence)[:MAX_HAND])
+        keep = {id(r) for r in sorted(rack, key=lambda r: -r.confidence)[:MAX_HAND]}
         aside = [r for r in rack if id(r) not in keep]
         rack = [r for r in rack if id(r) in keep]
         warnings.append(t("set_aside", lang, n=len(rack) + len(aside), most=MAX_HAND,
@@ -109,32 +109,32 @@ def overlay_scale(img, max_side: int = OVERLAY_SIDE) -> float:
 
 
 def draw_reads(img, reads: Sequence[TileRead], indicator: Tile | None = None, max_side: int = OVERLAY_SIDE,
-               flags: Sequence[bool | None] | None = None):
+               unsure: Sequence[bool] | None = None):
     """A copy of the photo (RGB, long side at most ``max_side``) with every
     read boxed and labelled on its tile: green box for a sure read, orange
-    with a '?' for a flagged one, purple for tiles apart from the rack.
-    ``flags``: per read, whether it is flagged (the app's entries: a tile the
-    player confirmed is not), None for the read's own ``low_confidence``.
-    Labels are large enough to read on a phone (the overlay is shown about
-    400 px wide there)."""
+    with a '?' for one to check, purple for tiles apart from the rack.
+    ``unsure``: beside each read, whether the player should still check it
+    (default: each read's ``low_confidence``; the app passes what the player
+    has confirmed). Labels are large enough to read on a phone (the overlay
+    is shown about 400 px wide there)."""
     import cv2
 
     h, w = img.shape[:2]
     s = overlay_scale(img, max_side)
     out = cv2.resize(img, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA) if s < 1 else img.copy()
     thick = max(2, round(max(out.shape[:2]) / 400))
-    for k, r in enumerate(reads):
-        x1, y1, x2, y2 = (int(round(v * s)) for v in r.box)
-        given = flags[k] if flags is not None and k < len(flags) else None
-        flagged = r.low_confidence if given is None else given
+    checks = [r.low_confidence for r in reads] if unsure is None else list(unsure)
+    for r, check in zip(reads, checks, strict=True):
+        # int(): before numpy 2, round() of a numpy float (a box may hold them) is a float
+        x1, y1, x2, y2 = (int(round(v * s)) for v in r.box)  # noqa: RUF046
         if r.row == APART:
             color = (200, 60, 160)
-        elif flagged:
+        elif check:
             color = (0, 140, 255)
         else:
             color = (60, 190, 60)
-        cv2.rectangle(out, (x1, y1), (x2, y2), color, thick + (1 if flagged else 0))
-        label = f"{r.tile.name}" + ("?" if flagged else "")
+        cv2.rectangle(out, (x1, y1), (x2, y2), color, thick + (1 if check else 0))
+        label = f"{r.tile.name}" + ("?" if check else "")
         if r.row == APART and indicator is not None and r.tile == indicator:
             label += " ind"
         # sized by the overlay, not the tile: readable when the photo is shrunk to a phone's width
@@ -169,5 +169,14 @@ def read_at(reads: Sequence[TileRead], x: float, y: float) -> int | None:
     return best
 
 
-__all__ = ["PhotoReads", "decode_photo", "read_photo", "draw_reads", "read_at", "overlay_scale",
-           "pick_indicator", "sharpness", "OVERLAY_SIDE"]
+__all__ = [
+    "OVERLAY_SIDE",
+    "PhotoReads",
+    "decode_photo",
+    "draw_reads",
+    "overlay_scale",
+    "pick_indicator",
+    "read_at",
+    "read_photo",
+    "sharpness",
+]

@@ -1,7 +1,8 @@
 """Reading tiles from photos: the boundary type and the reader.
 
 :mod:`okey_vision.vision.reads` (the :class:`TileRead` boundary type) is pure
-Python; the model code loads numpy, OpenCV and ultralytics/onnxruntime lazily:
+Python; the model code loads numpy, OpenCV and onnxruntime lazily (never
+torch or ultralytics: training is :mod:`okey_vision.training`):
 ``from okey_vision.vision import read_rack`` imports the reader on first use.
 """
 

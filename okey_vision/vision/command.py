@@ -23,7 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--include-apart", action="store_true",
                         help="count tiles lying apart from the rack rows as hand tiles")
     parser.add_argument("--models", help="folder holding detector/number/color weights")
-    parser.add_argument("--backend", choices=("onnx", "torch"), help="inference backend (default: onnx if present)")
+    parser.add_argument("--backend", choices=("onnx", "torch"),
+                        help="inference backend (default: onnx if present; torch runs models/*.pt only "
+                             "where the training side is loaded: okey_vision.training.torchnet)")
 
 
 def run(args: argparse.Namespace) -> int:

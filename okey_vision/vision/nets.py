@@ -1,8 +1,10 @@
-"""Loading and running the reader's networks: onnxruntime first, torch as a fallback.
+"""Loading and running the reader's networks with onnxruntime.
 
-The runtime needs only onnxruntime and numpy (``pip install okey-vision[vision]``);
-ultralytics and torch are the training and export stack (the ``train`` extra)
-and run a ``.pt`` only when no ``.onnx`` is there or ``prefer_onnx`` is off.
+The runtime needs only onnxruntime and numpy (``pip install okey-vision[vision]``)
+and never imports torch or ultralytics. A ``.pt`` checkpoint (training's
+output, not shipped) runs only when the training side has said how
+(:func:`run_checkpoints_with`; ``okey_vision.training.torchnet.use_torch``),
+and then only when no ``.onnx`` is there or ``prefer_onnx`` is off.
 
 A weight file that is missing, truncated or not a model of ours raises
 :class:`ModelError` with one line naming the file and how to get a good one.
@@ -12,8 +14,9 @@ from __future__ import annotations
 
 import ast
 import os
-import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -26,7 +29,7 @@ DEFAULT_MODELS = Path(__file__).resolve().parents[1] / "models"
 STEMS = ("detector", "number", "color")
 #: What to do about a bad weight file.
 _FIX = ("reinstall okey-vision (pip install --force-reinstall okey-vision), or retrain it: "
-        "python -m okey_vision.vision.train {stem}")
+        "python -m okey_vision.training {stem}")
 
 
 class ModelMissingError(ModelError):
@@ -49,31 +52,62 @@ def env_int(name: str, default: int) -> int:
 
 def threads() -> int:
     """Inference threads: ``$OKEY_VISION_THREADS``, default 1. On a small, busy
-    CPU one thread is steadier than several (the intra-op threads of torch and
-    onnxruntime spin-wait and collapse when the cores are shared)."""
+    CPU one thread is steadier than several (onnxruntime's intra-op threads,
+    as torch's, spin-wait and collapse when the cores are shared)."""
     return max(1, env_int("OKEY_VISION_THREADS", 1))
 
 
 def onnx_available() -> bool:
     """Whether onnxruntime imports."""
     try:
-        import onnxruntime  # noqa: F401
+        import onnxruntime  # type: ignore[import-untyped]  # noqa: F401
     except ImportError:
         return False
     return True
 
 
+class Runner(Protocol):
+    """A loaded network as the reader uses it (a :class:`Net`, or a checkpoint runner)."""
+
+    names: dict[int, str]
+    imgsz: Any
+    dynamic: bool
+    kind: str
+    path: Path
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        """The network's first output for an N x 3 x H x W float batch."""
+        ...
+
+
+#: Loads a ``.pt`` checkpoint into a runner: None in the runtime, which runs
+#: ONNX only; the training side sets it (torch, ultralytics).
+CheckpointLoader = Callable[[Path], Runner]
+_checkpoint_loader: CheckpointLoader | None = None
+
+
+def run_checkpoints_with(loader: CheckpointLoader | None) -> None:
+    """Run ``.pt`` checkpoints with ``loader`` from now on (None: ONNX only)."""
+    global _checkpoint_loader
+    _checkpoint_loader = loader
+
+
+def runs_checkpoints() -> bool:
+    """Whether a ``.pt`` checkpoint can be run (:func:`run_checkpoints_with` was given a loader)."""
+    return _checkpoint_loader is not None
+
+
 class Net:
-    """One network run by onnxruntime (thread-safe) or by torch (serialised:
-    ultralytics heads cache shape-dependent anchors, so two threads with
-    photos of different shapes would corrupt each other's boxes)."""
+    """One network of the model folder, run by onnxruntime (thread-safe), or
+    a ``.pt`` checkpoint run by the loader the training side gave
+    (:func:`run_checkpoints_with`)."""
 
     def __init__(self, stem: str, folder: Path, prefer_onnx: bool = True):
         onnx_path, pt_path = folder / f"{stem}.onnx", folder / f"{stem}.pt"
         self.stem = stem
         self.names: dict[int, str] = {}
-        self.imgsz = None
-        self._lock = threading.Lock()
+        self.imgsz: Any = None
+        self._run: Callable[[np.ndarray], np.ndarray] = self._run_onnx
         use_onnx = onnx_path.exists() and (prefer_onnx or not pt_path.exists())
         if use_onnx and not onnx_available():
             if not pt_path.exists():
@@ -82,14 +116,14 @@ class Net:
         if use_onnx:
             self._load_onnx(onnx_path)
         elif pt_path.exists():
-            self._load_torch(pt_path)
+            self._load_checkpoint(pt_path)
         else:
             raise ModelMissingError(
                 f"no {stem}.onnx or {stem}.pt in {clip(folder)}: " + _FIX.format(stem=stem)
                 + ", or set OKEY_VISION_MODELS to a folder that has it")
 
     def _load_onnx(self, path: Path) -> None:
-        import onnxruntime as ort
+        import onnxruntime as ort  # type: ignore[import-untyped]
 
         so = ort.SessionOptions()
         so.intra_op_num_threads = threads()
@@ -114,32 +148,19 @@ class Net:
         self.kind = "onnx"
         self.path = path
 
-    def _load_torch(self, path: Path) -> None:
+    def _load_checkpoint(self, path: Path) -> None:
+        if _checkpoint_loader is None:
+            raise ModelError(f"{clip(path)} is a training checkpoint and the reader runs ONNX: export it "
+                             f"(python -m okey_vision.training export --onnx {self.stem}), or run it "
+                             "with training's torch backend (okey_vision.training.torchnet.use_torch)")
         try:
-            import torch
-
-            os.environ.setdefault("YOLO_OFFLINE", "1")
-            from ultralytics.nn.tasks import load_checkpoint
-        except ImportError:
-            raise ModelError(f"{clip(path)} needs torch and ultralytics: pip install 'okey-vision[train]', "
-                             "or export it to ONNX") from None
-        if torch.get_num_threads() != threads():
-            torch.set_num_threads(threads())
-        try:
-            model, ckpt = load_checkpoint(str(path), device="cpu", fuse=False)
-            model = model.fuse(verbose=False).float().eval()
+            runner = _checkpoint_loader(path)
+        except ModelError:
+            raise
         except Exception as exc:  # noqa: BLE001 - torch/pickle raise many types
             raise ModelError(_bad(path, exc)) from None
-        for p in model.parameters():
-            p.requires_grad_(False)
-        self.model = model
-        self.names = {int(k): v for k, v in model.names.items()}
-        args = ckpt.get("train_args", {}) if isinstance(ckpt, dict) else {}
-        self.imgsz = args.get("imgsz")
-        self.torch = torch
-        self.dynamic = True
-        self.kind = "torch"
-        self.path = path
+        self.names, self.imgsz, self.dynamic = runner.names, runner.imgsz, runner.dynamic
+        self.kind, self.path, self._run = runner.kind, path, runner
 
     @property
     def size(self) -> int:
@@ -147,13 +168,11 @@ class Net:
         return self.imgsz if isinstance(self.imgsz, int) else (self.imgsz or [0])[0]
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
-        if self.kind == "onnx":
-            return self.sess.run(None, {self.input: x})[0]
-        with self._lock, self.torch.inference_mode():
-            y = self.model(self.torch.from_numpy(x))
-            if isinstance(y, (tuple, list)):
-                y = y[0]
-            return y.numpy().copy()
+        """The network's first output for an N x 3 x H x W float batch."""
+        return self._run(x)
+
+    def _run_onnx(self, x: np.ndarray) -> np.ndarray:
+        return self.sess.run(None, {self.input: x})[0]
 
 
 def _bad(path: Path, exc: Exception) -> str:
@@ -162,5 +181,5 @@ def _bad(path: Path, exc: Exception) -> str:
             + _FIX.format(stem=path.stem))
 
 
-__all__ = ["Net", "ModelError", "ModelMissingError", "DEFAULT_MODELS", "STEMS", "models_dir",
-           "threads", "env_int", "onnx_available"]
+__all__ = ["DEFAULT_MODELS", "STEMS", "CheckpointLoader", "ModelError", "ModelMissingError", "Net", "Runner",
+           "env_int", "models_dir", "onnx_available", "run_checkpoints_with", "runs_checkpoints", "threads"]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from okey_vision.vision import retrain, train
+from okey_vision.training import cli, paths, retrain, runs
 
 SHIPPED = sorted(p.name for p in (Path(__file__).resolve().parents[1] / "models").glob("*.onnx"))
 STAGES = [s for lane in retrain.PLAN for s in lane] + list(retrain.FINISH)
@@ -17,8 +17,8 @@ STAGES = [s for lane in retrain.PLAN for s in lane] + list(retrain.FINISH)
 @pytest.mark.parametrize("stage", [s for s in STAGES if not s.move], ids=lambda s: s.name)
 def test_every_stage_is_a_valid_train_command(stage: retrain.Stage) -> None:
     """The train command's own parser accepts each stage's arguments."""
-    args = train.build_parser().parse_args(retrain.stage_command(stage, restart=True))
-    assert args.model[0] in {*train.RECIPES, "export"}
+    args = cli.build_parser().parse_args(retrain.stage_command(stage, restart=True))
+    assert args.model[0] in {*runs.RECIPES, "export"}
 
 
 def test_no_stage_starts_from_weights_the_plan_did_not_make() -> None:
@@ -59,7 +59,7 @@ def sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """models/ and the stage marks in a temporary folder."""
     models = tmp_path / "models"
     models.mkdir()
-    monkeypatch.setattr(retrain, "MODELS", models)
+    monkeypatch.setattr(paths, "MODELS", models)
     monkeypatch.setattr(retrain, "MARKS", tmp_path / "marks")
     return models
 

@@ -1,7 +1,7 @@
 """Retrain every shipped model from its yaml, in one command, timed.
 
-    python -m okey_vision.vision.retrain            # all five models, two lanes
-    python -m okey_vision.vision.retrain --dry-run  # print the plan
+    python -m okey_vision.training.retrain            # all five models, two lanes
+    python -m okey_vision.training.retrain --dry-run  # print the plan
 
 The plan (:data:`PLAN`) runs in two lanes, one CPU core each, because the
 machine has two: the oriented detector in one; the classifiers, then the
@@ -15,7 +15,7 @@ the ultralytics model yaml.
 It writes ``models/*.pt`` and ``models/*.onnx`` (replacing the shipped ones:
 run it in a separate clone to compare) and logs each stage's start, end and
 minutes to ``runs/okey/retrain.log``. Each stage is one ``train`` command
-(:mod:`okey_vision.vision.train`); a finished stage leaves a mark in
+(``python -m okey_vision.training``); a finished stage leaves a mark in
 ``runs/okey/retrain/``, so running the command again after an interruption
 skips the finished stages and resumes the interrupted one from its
 ``last.pt``. ``--restart`` forgets the marks.
@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from okey_vision.vision.train import MODELS, ROOT, RUNS, log_to
+from okey_vision.training import paths
 
 #: Crop recipe of both classifiers: the player-like recipe cut from the
 #: oriented rectangle, turned and jittered as a detector's corners are.
@@ -79,7 +79,7 @@ FINISH: tuple[Stage, ...] = (
 )
 
 #: Where the finished stages leave their marks.
-MARKS = RUNS / "retrain"
+MARKS = paths.RUNS / "retrain"
 
 Runner = Callable[[Sequence[str], int], int]
 
@@ -90,8 +90,8 @@ def run_command(argv: Sequence[str], core: int) -> int:
         if hasattr(os, "sched_setaffinity") and core < (os.cpu_count() or 1):
             os.sched_setaffinity(0, {core})
 
-    cmd = [sys.executable, "-m", "okey_vision.vision.train", *argv]
-    return subprocess.call(cmd, preexec_fn=pin, cwd=ROOT, stdout=subprocess.DEVNULL)
+    cmd = [sys.executable, "-m", "okey_vision.training", *argv]
+    return subprocess.call(cmd, preexec_fn=pin, cwd=paths.ROOT, stdout=subprocess.DEVNULL)
 
 
 def stage_command(stage: Stage, restart: bool) -> list[str]:
@@ -117,7 +117,7 @@ def run_stage(stage: Stage, lane: int, index: int, core: int, log: logging.Logge
         return True
     t0 = time.time()
     if stage.move:
-        src, dst = (MODELS / f"{m}.pt" for m in stage.move)
+        src, dst = (paths.MODELS / f"{m}.pt" for m in stage.move)
         if not src.exists():
             log.info(f"[lane {lane}] {stage.name}: no {src}")
             return False
@@ -145,7 +145,7 @@ def retrain(plan: Sequence[Sequence[Stage]] = PLAN, finish: Sequence[Stage] = FI
             log: logging.Logger | None = None, lanes: Sequence[int] | None = None) -> bool:
     """Run the lanes side by side, then the finishing stages; True when all
     succeeded. ``lanes``: only these lanes, and no finishing stages."""
-    log = log or log_to(RUNS / "retrain.log")
+    log = log or paths.log_to(paths.RUNS / "retrain.log")
     if restart:
         shutil.rmtree(MARKS, ignore_errors=True)
     t0 = time.time()
@@ -175,7 +175,8 @@ def retrain(plan: Sequence[Sequence[Stage]] = PLAN, finish: Sequence[Stage] = FI
 
 def main(argv: list[str] | None = None) -> int:
     """Command line entry."""
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m okey_vision.training.retrain",
+                                description=(__doc__ or "").split("\n\n")[0])
     p.add_argument("--dry-run", action="store_true", help="print the plan's commands and stop")
     p.add_argument("--restart", action="store_true", help="forget finished stages; start over")
     p.add_argument("--lane", type=int, action="append",
@@ -187,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"# {title}")
             for s in lane:
                 print(f"mv models/{s.move[0]}.pt models/{s.move[1]}.pt" if s.move else
-                      "python -m okey_vision.vision.train " + " ".join(stage_command(s, True)))
+                      "python -m okey_vision.training " + " ".join(stage_command(s, True)))
         return 0
     return 0 if retrain(restart=args.restart, lanes=args.lane) else 1
 

@@ -1,0 +1,168 @@
+"""The ultralytics training runs: each model's recipe, a fresh or resumed
+run under ``runs/okey/<model>/`` logged to ``runs/okey/<model>.log``, and the
+weights shipped to ``models/<model>.pt`` when it ends.
+
+Four models, all Ultralytics YOLO11n built from their yaml (no pretrained
+weights exist offline): ``obb`` (oriented tile corners; ships as
+``detector``), ``detector`` (one class ``tile``, upright boxes), ``number``
+(``1``..``13`` or ``fj``) and ``color`` (``r y b k`` or ``fj``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from okey_vision.training import paths
+from okey_vision.training.crop_data import make_crop_data
+from okey_vision.training.data import (
+    make_detect_data,
+    make_obb_data,
+    make_strip_data,
+    with_strips,
+)
+from okey_vision.training.export import ship
+from okey_vision.training.recover import calibration_images, recover_pt
+
+#: Default recipe per model: data size, image size, schedule.
+RECIPES: dict[str, dict[str, Any]] = {
+    # oriented detector (ultralytics OBB, labels = exact tile corners); ships as detector.*
+    "obb": {"count": 900, "seed": 1000, "imgsz": 320, "batch": 16, "epochs": 10, "lr0": 0.002,
+            "optimizer": "AdamW", "warmup_epochs": 0.5, "cos_lr": True, "close_mosaic": 2},
+    "detector": {"count": 450, "seed": 100, "imgsz": 320, "batch": 16, "epochs": 25, "lr0": 0.002,
+                 "optimizer": "AdamW", "warmup_epochs": 1.0, "cos_lr": True, "close_mosaic": 2},
+    # classifiers: no warmup (ultralytics' warmup_bias_lr=0.1 with AdamW stalls them)
+    "number": {"count": 800, "seed": 200, "imgsz": 64, "batch": 64, "epochs": 25, "lr0": 0.001,
+               "fraction": 0.6, "optimizer": "AdamW", "warmup_epochs": 0.0, "cos_lr": True},
+    "color": {"count": 800, "seed": 200, "imgsz": 32, "batch": 64, "epochs": 6, "lr0": 0.001,
+              "fraction": 0.6, "optimizer": "AdamW", "warmup_epochs": 0.0, "cos_lr": True},
+}
+#: The network yaml each model is built from.
+MODEL_YAML = {"obb": "yolo11n-obb.yaml", "detector": "yolo11n.yaml",
+              "number": "yolo11n-cls.yaml", "color": "yolo11n-cls.yaml"}
+#: Command-line options that override a recipe's value when given.
+OVERRIDES = ("count", "seed", "imgsz", "batch", "epochs", "lr0", "fraction", "warmup_epochs")
+
+
+def recipe(model: str, args: argparse.Namespace) -> dict[str, Any]:
+    """``model``'s default recipe with the options given on the command line."""
+    r = dict(RECIPES[model])
+    for k in OVERRIDES:
+        if getattr(args, k) is not None:
+            r[k] = getattr(args, k)
+    return r
+
+
+def train(model: str, args: argparse.Namespace) -> None:
+    """Train (or resume) one model and ship its weights."""
+    import torch
+
+    torch.set_num_threads(args.threads)
+    log = paths.log_to(paths.RUNS / f"{model}.log")
+    r = recipe(model, args)
+    log.info(f"=== {model}: {' '.join(sys.argv)} recipe={r}")
+    if args.ship_only:
+        ship(model, log)
+        return
+    last = paths.RUNS / model / "weights" / "last.pt"
+    t0 = time.time()
+    if last.exists() and not args.restart:
+        resume(last, args, log)
+    else:
+        fresh_run(model, r, args, log)
+    log.info(f"{model} training finished in {(time.time() - t0) / 60:.1f} min")
+    ship(model, log)
+
+
+def resume(last: Path, args: argparse.Namespace, log: logging.Logger) -> None:
+    """Continue an interrupted run from its ``last.pt``."""
+    from ultralytics import YOLO
+
+    log.info(f"resuming from {last}")
+    try:
+        YOLO(str(last)).train(resume=True, workers=args.workers, plots=False)
+    except AssertionError as exc:  # finished run: nothing to resume
+        log.info(f"not resumable ({exc}); use --restart or --init to train more")
+
+
+def fresh_run(model: str, r: dict[str, Any], args: argparse.Namespace, log: logging.Logger) -> None:
+    """A new run of ``model`` with recipe ``r``: its data, its first weights, its schedule."""
+    from ultralytics import YOLO
+
+    data = training_data(model, r, args, log)
+    keep_earlier_run(model, log)
+    init = initial_weights(model, args.init, data, log)
+    # built again to load ``init`` (as it always was): the random start of
+    # any layer the checkpoint lacks stays what earlier runs had
+    net = YOLO(MODEL_YAML[model])
+    if init:
+        net = YOLO(MODEL_YAML[model])
+        net.load(init)
+        log.info(f"initialised from {init}")
+    net.train(data=str(data), epochs=r["epochs"], imgsz=r["imgsz"], batch=r["batch"],
+              workers=args.workers, device="cpu", optimizer=r["optimizer"], lr0=r["lr0"],
+              cos_lr=r["cos_lr"], warmup_epochs=r["warmup_epochs"], project=str(paths.RUNS),
+              name=model, exist_ok=True, plots=False, save_period=1, amp=False,
+              pretrained=bool(args.init), patience=100,
+              warmup_bias_lr=0.0 if args.init else 0.1, seed=0, deterministic=False, val=True,
+              verbose=True, **augmentation(model, r, args))
+
+
+def training_data(model: str, r: dict[str, Any], args: argparse.Namespace, log: logging.Logger) -> Path:
+    """Build (once) the data set a run of ``model`` trains on: a ``data.yaml`` or a classifier folder."""
+    if model == "detector":
+        data = make_detect_data(r["count"], r["seed"], log, args.real_photos)
+        if args.strips:
+            data = with_strips(data, make_strip_data(args.strips, args.strips_seed, log))
+        return data
+    if model == "obb":
+        return make_obb_data(r["count"], r["seed"], log, args.recipe, args.real_photos)
+    return make_crop_data(model, r["count"], r["seed"], log, fj_repeat=args.fj_repeat,
+                          real_repeat=args.real_repeat, real_turns=args.real_turns,
+                          geometry=args.geometry, detected=args.detected,
+                          detected_seed=args.detected_seed, refined=args.refined,
+                          refined_seed=args.refined_seed, recipe=args.recipe,
+                          jitter=args.jitter, rect=args.rect, turn=args.turn)
+
+
+def keep_earlier_run(model: str, log: logging.Logger) -> None:
+    """Move an earlier run's folder aside (dated) so a new run keeps its record."""
+    prev = paths.RUNS / model
+    if prev.exists():
+        moved = prev.with_name(f"{model}-{time.strftime('%Y%m%d-%H%M%S')}")
+        prev.rename(moved)
+        log.info(f"earlier run moved to {moved}")
+
+
+def initial_weights(model: str, init: str | None, data: Path, log: logging.Logger) -> str | None:
+    """The checkpoint ``--init`` names, if any: ``shipped`` is ``models/<model>.pt``,
+    else its ``.onnx``; an ``.onnx`` is rebuilt into ``runs/recovered/`` first,
+    its BatchNorms calibrated on ``data``'s training images."""
+    if not init:
+        return None
+    path = str(paths.MODELS / f"{model}.pt") if init == "shipped" else init
+    if not Path(path).exists() and Path(path).with_suffix(".onnx").exists():
+        path = str(Path(path).with_suffix(".onnx"))  # 'shipped' on a fresh machine: the ONNX copy
+    if path.endswith(".onnx"):  # the shipped form: rebuild a checkpoint first
+        path = str(recover_pt(path, paths.RUNS.parent / "recovered" / f"{Path(path).stem}.pt",
+                              calibrate=calibration_images(Path(data))))
+        log.info(f"rebuilt a checkpoint from the ONNX model, BatchNorms calibrated on its data: {path}")
+    return path
+
+
+def augmentation(model: str, r: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+    """The ultralytics augmentation settings of a ``model`` run."""
+    if model == "obb":  # rotation is exact for oriented labels: any angle
+        return {"mosaic": 1.0, "close_mosaic": r["close_mosaic"], "degrees": 180.0, "fliplr": args.fliplr,
+                "scale": 0.5, "translate": 0.1, "hsv_h": 0.015, "hsv_s": 0.6, "hsv_v": 0.4}
+    if model == "detector":
+        return {"mosaic": 1.0, "close_mosaic": r["close_mosaic"], "degrees": 10.0, "fliplr": 0.0,
+                "scale": 0.5, "translate": 0.1, "hsv_h": 0.01, "hsv_s": 0.5, "hsv_v": 0.4}
+    # no flips or big rotations: a 6 must stay a 6; colour hue kept (it is the label)
+    return {"fliplr": 0.0, "flipud": 0.0, "degrees": 0.0, "hsv_h": 0.0, "hsv_s": 0.3, "hsv_v": 0.3,
+            "erasing": 0.1, "auto_augment": None, "scale": 0.2, "translate": 0.0,
+            "fraction": [r["fraction"], 0.5]}

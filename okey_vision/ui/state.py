@@ -1,0 +1,239 @@
+"""The app's state, typed: one :class:`AppState` per player session, held in
+``st.session_state`` under :data:`KEY`, with one :class:`Entry` per rack tile.
+
+Pure Python (no Streamlit): the page's sections read the state and change it
+through its methods, so the rules (a new photo keeps the indicator the player
+chose; a failed photo clears the hand) are tested without a browser.
+
+>>> app = AppState()
+>>> app.set_entries([Entry.typed("r4"), Entry(parse_tile("b1"), confidence=0.5, unsure=True)])
+>>> [e.flagged for e in app.entries], app.version
+([False, True], 1)
+>>> app.confirm_all()
+>>> [e.flagged for e in app.entries], app.entries[1].confidence
+([False, False], 0.5)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import TYPE_CHECKING, Any
+
+from okey_vision.scoring import COUNTDOWN
+from okey_vision.tiles import Tile, parse_tile
+from okey_vision.ui.advice import Session
+from okey_vision.ui.round import LiveRound
+from okey_vision.ui.scores import ScoreTable
+from okey_vision.ui.text import Lang
+
+if TYPE_CHECKING:  # numpy and the reader's types load only with a photo
+    import numpy as np
+
+    from okey_vision.ui.live import LiveReader
+    from okey_vision.ui.photo import PhotoReads
+    from okey_vision.vision.reads import TileRead
+
+#: The one ``st.session_state`` key the app keeps its state under.
+KEY = "app"
+
+Box = tuple[float, float, float, float]
+
+
+class IndicatorSource(Enum):
+    """Who set the round's indicator: nobody yet, the photo, or the player."""
+
+    NONE = ""
+    PHOTO = "photo"
+    PLAYER = "player"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One rack tile as the app holds it: the tile, how the reader saw it
+    (nothing for a tile the player added), and whether the player confirmed it.
+
+    A flag is cleared by ``confirmed``, never by changing the confidence: the
+    reader's own rule (``TileRead.low_confidence``) decides ``unsure`` once."""
+
+    tile: Tile
+    #: The reader's confidence in ``tile`` (1.0 for a tile the player gave).
+    confidence: float = 1.0
+    #: The reader asked the player to check this tile.
+    unsure: bool = False
+    #: The reader's best guesses, best first (the read tile itself first).
+    alternatives: tuple[Tile, ...] = ()
+    #: Where the tile lies in the photo (photo px); None for a tile the player added.
+    box: Box | None = None
+    #: The rack row it was read in.
+    row: int = 0
+    #: Its place among the photo's rack reads; None for a tile the player added.
+    order: int | None = None
+    #: The player chose or confirmed this tile.
+    confirmed: bool = False
+
+    @classmethod
+    def read(cls, r: TileRead, order: int) -> Entry:
+        """The entry for the photo's ``order``-th rack read."""
+        return cls(r.tile, r.confidence, r.low_confidence, tuple(t for t, _ in r.alternatives[:3]),
+                   r.box, r.row, order)
+
+    @classmethod
+    def typed(cls, tile: Tile | str) -> Entry:
+        """A tile the player gave (typed, added or recorded): nothing to check."""
+        return cls(tile if isinstance(tile, Tile) else parse_tile(tile))
+
+    @property
+    def name(self) -> str:
+        """The tile's short notation."""
+        return self.tile.name
+
+    @property
+    def flagged(self) -> bool:
+        """True while the player should check this tile."""
+        return self.unsure and not self.confirmed
+
+    def corrected(self, tile: Tile | str) -> Entry:
+        """This entry with the tile the player chose (confirmed; the reader's guesses dropped)."""
+        return replace(self, tile=tile if isinstance(tile, Tile) else parse_tile(tile),
+                       alternatives=(), confirmed=True)
+
+
+@dataclass(frozen=True, eq=False)
+class Photo:
+    """The photo taken last: its signature and name, the decoded image (None
+    when it could not be decoded or was dropped), its reads (None when it was
+    not read), what went wrong, and whether it shows an indicator apart."""
+
+    key: str
+    name: str
+    image: np.ndarray | None = None
+    reads: PhotoReads | None = None
+    error: str = ""
+    has_indicator: bool = False
+
+
+@dataclass(frozen=True, eq=False)
+class Overlay:
+    """The photo drawn with its reads boxed, and what it was drawn from (to
+    redraw only when the photo, the indicator or a tile changes)."""
+
+    key: tuple[Any, ...]
+    image: np.ndarray
+
+
+# Not frozen: the one mutable holder of a session, kept across reruns and
+# changed by the widgets' callbacks; what it holds is replaced whole.
+@dataclass
+class AppState:
+    """Everything one player's session keeps between the page's reruns."""
+
+    #: The page's language.
+    lang: Lang = Lang.EN
+    #: The photo taken last (None before the first).
+    photo: Photo | None = None
+    #: The overlay drawn for the photo (None until drawn).
+    overlay: Overlay | None = None
+    #: The rack tile the player tapped on the photo (its entry index), and the last tap handled.
+    tapped: int | None = None
+    tap_seen: Any = None
+    #: When the photo's reads were ready (perf_counter), until its advice is shown.
+    clock: float | None = None
+    #: Seconds from the photo's reads to its advice.
+    photo_seconds: float | None = None
+    #: The hand: one entry per rack tile, in rack order.
+    entries: tuple[Entry, ...] = ()
+    #: Bumped when the hand is replaced, so the tile pickers start afresh.
+    version: int = 0
+    #: The player has started correcting this photo's tiles (the panel stays open).
+    correcting: bool = False
+    #: The round: indicator, turn, tiles seen; and who set the indicator.
+    round: LiveRound = field(default_factory=LiveRound)
+    indicator_source: IndicatorSource = IndicatorSource.NONE
+    #: Why the last tiles typed as seen were refused ('' when they were not).
+    seen_error: str = ""
+    #: The scoring scheme; one the player picked under a running table, until confirmed.
+    scheme: str = COUNTDOWN
+    scheme_pending: str | None = None
+    #: The score table (None until started).
+    scores: ScoreTable | None = None
+    #: This player's search caches and last analyses.
+    coach: Session = field(default_factory=Session)
+    #: The live view's frame reader (None until the live view opens) and its
+    #: camera connection's last (signalling, playing) state, logged on change.
+    live: LiveReader | None = None
+    live_conn: tuple[Any, Any] | None = None
+
+    @property
+    def tiles(self) -> list[Tile]:
+        """The hand's tiles, in rack order."""
+        return [e.tile for e in self.entries]
+
+    @property
+    def flagged(self) -> list[int]:
+        """The indices of the tiles the player should check."""
+        return [i for i, e in enumerate(self.entries) if e.flagged]
+
+    def set_entries(self, entries: Iterable[Entry]) -> None:
+        """Replace the hand (the tile pickers start afresh)."""
+        self.entries = tuple(entries)
+        self.version += 1
+
+    def correct(self, i: int, tile: Tile | str | None, renumber: bool = False) -> None:
+        """The player chose ``tile`` for entry ``i``, or removed it (None). The
+        tile pickers start afresh after a removal (the tiles after it move up)
+        or with ``renumber`` (the change came from elsewhere than its picker)."""
+        self.correcting = True  # keep the panel open while the player corrects
+        entries = list(self.entries)
+        if tile is None:
+            entries.pop(i)
+        else:
+            entries[i] = entries[i].corrected(tile)
+        if tile is None or renumber:
+            self.set_entries(entries)
+        else:
+            self.entries = tuple(entries)
+
+    def confirm_all(self) -> None:
+        """The player says every flagged read is right."""
+        self.entries = tuple(replace(e, confirmed=True) if e.flagged else e for e in self.entries)
+
+    def set_indicator(self, tile: Tile | str | None, source: IndicatorSource) -> None:
+        """Set (or clear) the round's indicator, saying who set it."""
+        self.round = self.round.with_indicator(tile)
+        self.indicator_source = source if tile else IndicatorSource.NONE
+
+    def photo_indicator(self, tile: Tile | str | None) -> None:
+        """A new photo starts from what it shows: its own indicator, or none. An
+        indicator the player chose is kept (and the advice says it assumes it);
+        one read from an earlier photo is dropped, so the page asks for it."""
+        if self.photo is not None:
+            self.photo = replace(self.photo, has_indicator=tile is not None)
+        if self.indicator_source is IndicatorSource.PLAYER and self.round.indicator is not None:
+            return
+        self.set_indicator(tile, IndicatorSource.PHOTO)
+
+    def start_photo(self, key: str, name: str) -> None:
+        """A new photo arrived: it replaces the last one (nothing read yet)."""
+        self.photo = Photo(key, name)
+        self.correcting = False
+
+    def forget_photo(self, message: str, keep_image: bool = False) -> None:
+        """The photo failed: say so (``message``, in the page's words) and clear
+        the previous photo's hand and advice."""
+        photo = self.photo or Photo("", "")
+        self.photo = replace(photo, image=photo.image if keep_image else None, reads=None, error=message,
+                             has_indicator=False)
+        self.set_entries([])
+        if self.indicator_source is IndicatorSource.PHOTO:
+            self.set_indicator(None, IndicatorSource.NONE)
+
+    def new_round(self) -> None:
+        """A new round: no indicator, turn 1, nothing seen."""
+        self.round = LiveRound()
+        self.indicator_source = IndicatorSource.NONE
+        self.seen_error = ""
+
+
+__all__ = ["KEY", "AppState", "Entry", "IndicatorSource", "Overlay", "Photo"]
