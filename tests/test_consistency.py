@@ -96,11 +96,14 @@ def test_many_reads_fast_and_valid() -> None:
 def test_a_read_whose_two_ways_up_disagree_is_flagged_sooner() -> None:
     from dataclasses import replace
 
-    from okey_vision.vision.reads import DOUBT_CONFIDENCE, LOW_CONFIDENCE, TURN_DOUBT
+    from okey_vision.vision.config import FlagConfig
 
-    sure = read(0, ("k7", (LOW_CONFIDENCE + DOUBT_CONFIDENCE) / 2))
+    f = FlagConfig()
+    sure = read(0, ("k7", (f.low_confidence + f.doubt_confidence) / 2))
     assert not sure.low_confidence                                    # no turn evidence known
-    assert not replace(sure, turn=TURN_DOUBT / 2).low_confidence      # both ways up alike
-    assert replace(sure, turn=TURN_DOUBT * 2).low_confidence          # they disagree
-    assert not replace(sure, turn=TURN_DOUBT * 2, confidence=DOUBT_CONFIDENCE + 0.01).low_confidence
-    assert replace(sure, confidence=LOW_CONFIDENCE - 0.01).low_confidence
+    assert not replace(sure, turn=f.turn_doubt / 2).low_confidence      # both ways up alike
+    assert replace(sure, turn=f.turn_doubt * 2).low_confidence          # they disagree
+    assert not replace(sure, turn=f.turn_doubt * 2, confidence=f.doubt_confidence + 0.01).low_confidence
+    assert replace(sure, confidence=f.low_confidence - 0.01).low_confidence
+    # a reader's own flag decides: a sure read it flagged is flagged, an unsure one it cleared is not
+    assert replace(sure, flagged=True).low_confidence and not replace(sure, confidence=0.2, flagged=False).low_confidence

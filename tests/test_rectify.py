@@ -9,7 +9,8 @@ import pytest
 
 from okey_vision.vision import rectify
 from okey_vision.vision.crops import box_quad, quad_axes, upright_quad
-from okey_vision.vision.reader import fuse_rectified, quad_detection, quad_iou
+from okey_vision.vision.detect import Detection, quad_iou
+from okey_vision.vision.fuse import fuse_rectified
 
 
 def sheared_row(k: float, n: int = 6, h: int = 60, w: int = 40, gap: int = 6, x0: int = 60, y0: int = 80
@@ -89,10 +90,10 @@ def test_canvas_boxes_map_back_to_the_photo() -> None:
 
 def test_fusing_keeps_other_tiles_and_drops_unsure_new_ones() -> None:
     sq = lambda x, y=0: np.array([[x, y], [x + 10, y], [x + 10, y + 14], [x, y + 14]], float)  # noqa: E731
-    first = [quad_detection(sq(x), 0.8, 200, 100) for x in (0, 11, 22)] + [quad_detection(sq(0, 60), 0.9, 200, 100)]
-    found = [quad_detection(sq(x) + [2, 0], 0.8, 200, 100) for x in (0, 11)]
-    found += [quad_detection(sq(33), 0.6, 200, 100), quad_detection(sq(44), 0.4, 200, 100)]
-    out = fuse_rectified(first, [d.quad for d in first], [0, 1, 2], found, 200, 100)
+    first = [Detection(sq(x), 0.8) for x in (0, 11, 22)] + [Detection(sq(0, 60), 0.9)]
+    found = [Detection(sq(x) + [2, 0], 0.8) for x in (0, 11)]
+    found += [Detection(sq(33), 0.6), Detection(sq(44), 0.4)]
+    out = fuse_rectified(first, [0, 1, 2], found)
     xs = sorted(round(float(d.quad[0][0]), 1) for d in out)
     # row 0: two averaged (0 -> 1, 11 -> 12), 22 kept, 33 new; 44 too unsure; the other row untouched
     assert xs == [0.0, 1.0, 12.0, 22.0, 33.0]
@@ -112,8 +113,7 @@ def test_rendered_side_view_rows_come_out_upright() -> None:
     if not reader.has_net("detector"):
         pytest.skip("no detector weights")
     reader.load()
-    dets = reader._first_candidates(scene.image)[-1]
-    quads = [upright_quad(d.quad if d.quad is not None else box_quad(d.box)) for d in dets]
+    quads = [upright_quad(d.quad) for d in reader.detect(scene.image)]
     strips = rectify.row_strips(scene.image, quads)
     assert strips
     before, after = [], []

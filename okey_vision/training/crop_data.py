@@ -103,21 +103,15 @@ def detected_crops(reader: RackReader, scene: Scene, rng: np.random.Generator, s
     detectors find: cut upright from the *detected* corners, turned the tile's
     true way up -- the crops the reader's classifiers will see. ``refined``:
     cut from the refined corners instead, only for the oriented detections
-    the reader reads again from them (``reader.REFINED_SHIFT``)."""
+    the reader reads again from them (``CropConfig.refined_shift``)."""
     import numpy as np
 
-    from okey_vision.vision.crops import (
-        box_quad,
-        quad_axes,
-        turned,
-        upright_crop,
-        upright_quad,
-    )
-    from okey_vision.vision.reader import REFINED_SHIFT, drop_cut_tiles
+    from okey_vision.vision.crops import quad_axes, turned, upright_crop, upright_quad
+    from okey_vision.vision.fuse import drop_cut_tiles
     from okey_vision.vision.refine import refine, shift
 
     img = scene.image
-    dets = drop_cut_tiles(reader.detect(img), img.shape[1], img.shape[0])
+    dets = drop_cut_tiles(reader.detect(img), img.shape[1], img.shape[0], reader.config.fuse.min_visible)
     pairs = sorted(((iou(t.box, d.box), i, j) for i, t in enumerate(scene.tiles)
                     for j, d in enumerate(dets)), reverse=True)
     used_t: set[int] = set()
@@ -131,12 +125,12 @@ def detected_crops(reader: RackReader, scene: Scene, rng: np.random.Generator, s
         used_t.add(i)
         used_d.add(j)
         t, d = scene.tiles[i], dets[j]
-        q = upright_quad(d.quad if d.quad is not None else box_quad(d.box))
+        q = upright_quad(d.quad)
         if refined:
-            if d.quad is None:
+            if not d.oriented:
                 continue
             rq = refine(img, q)[0]
-            if shift(rq, q) < REFINED_SHIFT:
+            if shift(rq, q) < reader.config.crop.refined_shift:
                 continue
             q = upright_quad(rq)
         true_up = quad_axes(np.asarray(t.quad, np.float64))[1]

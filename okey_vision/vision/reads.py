@@ -12,21 +12,11 @@ from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from okey_vision.tiles import Hand, Tile, parse_tile  # noqa: F401 - parse_tile: the doctest above
+from okey_vision.vision.config import FlagConfig
 
-#: Below this confidence a read is flagged so the UI can ask the player ...
-LOW_CONFIDENCE = 0.9
-#: ... and below this one too when the tile's two ways up disagree by more
-#: than ``TURN_DOUBT`` nats: a tile read right reads alike both ways up (the
-#: number model was trained on turned crops), a misread one often does not.
-#: The pair (TURN_DOUBT 0.2) was chosen on the real *training* photos and the
-#: player-style validation renders (seed 9201); the confidence was raised from
-#: 0.97 to 0.99 with the seventh part's number model, from the held-out flag
-#: curve as issue 10 asks (its two unflagged mistakes read 0.972 and 0.984,
-#: both ways up disagreeing): real held-out 33 -> 100 % of the 3 mistakes and
-#: 4.6 -> 5.7 % of the right reads flagged; real training 100 % of 11 and
-#: 3.9 -> 5.3 %; validation 97 -> 98 % of 63 and 21.2 -> 30.3 % (models/README.md).
-DOUBT_CONFIDENCE = 0.99
-TURN_DOUBT = 0.2
+#: The flag rule of reads made without a reader's own (``FlagConfig``'s defaults).
+DEFAULT_FLAGS = FlagConfig()
+
 #: Row value for a tile lying apart from the rack rows (e.g. the indicator).
 APART = -1
 
@@ -51,6 +41,9 @@ class TileRead:
     #: ratio of its best face probability read at 0 and at 180 degrees; None:
     #: unknown). Near 0 when both ways read the same face alike.
     turn: float | None = field(default=None, compare=False)
+    #: Whether the reader flagged the read for the player to confirm (its
+    #: ``FlagConfig``); None: by the default rule from ``confidence`` and ``turn``.
+    flagged: bool | None = field(default=None, compare=False)
 
     @property
     def name(self) -> str:
@@ -60,8 +53,8 @@ class TileRead:
     @property
     def low_confidence(self) -> bool:
         """True when the read should be confirmed by the player."""
-        doubt = self.turn is not None and self.turn > TURN_DOUBT and self.confidence < DOUBT_CONFIDENCE
-        return self.confidence < LOW_CONFIDENCE or doubt or bool(self.reason)
+        flagged = DEFAULT_FLAGS.flag(self.confidence, self.turn) if self.flagged is None else self.flagged
+        return flagged or bool(self.reason)
 
     @property
     def center(self) -> tuple[float, float]:

@@ -33,7 +33,7 @@ from typing import Sequence
 import numpy as np
 
 from okey_vision.vision.crops import Quad, quad_axes
-from okey_vision.vision.rows import common_axis, row_direction
+from okey_vision.vision.order import common_axis, row_direction
 
 #: Height of a rectified row strip (px), margins included: the tiles come out
 #: about ``STRIP_H / (1 + 2 * MARGIN)`` px tall, a size both detectors read well.

@@ -1,10 +1,13 @@
-"""Rack rows found along the rack's own axis: which reads stand side by side
-in one row, top to bottom, and which lie apart (``APART``).
+"""The order stage: rack rows and rack order along the rack's own axis --
+which reads stand side by side in one row, top to bottom, and which lie
+apart (``APART``).
 
 A rack photographed on a diagonal or from the side has rows that do not run
-along the photo's x axis, so the tiles' common orientation (their boxes'
-long axes) and the line from each tile to its neighbour give the direction
-first; rows and rack order are then found in that frame.
+along the photo's x axis, so the tiles' common orientation and the line from
+each tile to its neighbour give the direction first; rows and rack order are
+then found in that frame. The reads' corners are turned the way their tiles
+were read (TL, TR, BR, BL as the tile stands), so "left to right" and "top
+to bottom" are the player's, however the photo itself was turned.
 """
 
 from __future__ import annotations
@@ -13,15 +16,17 @@ from typing import Sequence
 
 import numpy as np
 
+from okey_vision.vision.config import OrderConfig
 from okey_vision.vision.crops import quad_axes
 from okey_vision.vision.reads import APART, TileRead
 
 
-def assign_rows(reads: Sequence[TileRead]) -> list[TileRead]:
+def assign_rows(reads: Sequence[TileRead], config: OrderConfig | None = None) -> list[TileRead]:
     """Group reads into rows of side-by-side tiles, numbered top to bottom; a
     lone tile away from every row gets ``APART``."""
     from dataclasses import replace
 
+    config = config or OrderConfig()
     n = len(reads)
     if n == 0:
         return []
@@ -29,8 +34,8 @@ def assign_rows(reads: Sequence[TileRead]) -> list[TileRead]:
     wh = np.array([(r.box[2] - r.box[0], r.box[3] - r.box[1]) for r in reads])
     quads = [np.asarray(r.quad, np.float64) for r in reads if r.quad is not None]
     axis = common_axis(quads)[0] if len(quads) == n else None
-    if axis is not None and ROW_DIRECTION:
-        axis = row_direction(c, axis)
+    if axis is not None:
+        axis = row_direction(c, axis, config.row_direction_min_deg)
     if axis is not None:  # work in the rack's own frame: x along the rows, y down the tiers
         right = axis
         down = np.array([-right[1], right[0]])
@@ -51,7 +56,7 @@ def assign_rows(reads: Sequence[TileRead]) -> list[TileRead]:
         dx = c[:, 0] - c[i, 0]
         dy = np.abs(c[:, 1] - c[i, 1])
         for side in (1, -1):
-            ok = (side * dx > 0.2 * w) & (dy < 0.45 * h) & (side * dx < 3.0 * w)
+            ok = (side * dx > 0.2 * w) & (dy < config.row_band * h) & (side * dx < config.neighbour * w)
             if ok.any():
                 j = int(np.argmin(np.where(ok, np.abs(dx) + 2 * dy, np.inf)))
                 parent[find(i)] = find(j)
@@ -67,7 +72,8 @@ def assign_rows(reads: Sequence[TileRead]) -> list[TileRead]:
             k = int(np.argmin([abs(c[i, 1] - y) for y in ys]))
             g = rows[k]
             xs = c[g, 0]
-            if abs(c[i, 1] - ys[k]) < 0.6 * h and xs.min() - 4 * w < c[i, 0] < xs.max() + 4 * w:
+            if abs(c[i, 1] - ys[k]) < config.lone_band * h and xs.min() - config.lone_reach * w < c[i, 0] \
+                    < xs.max() + config.lone_reach * w:
                 rows[k] = g + [i]
             else:
                 row_of[i] = APART
@@ -82,21 +88,12 @@ def assign_rows(reads: Sequence[TileRead]) -> list[TileRead]:
             for i, r in enumerate(reads)]
 
 
-#: Rows are followed along the direction from each tile to its nearest
-#: neighbour when it departs from the tiles' own axis by more than
-#: ``ROW_DIRECTION_MIN_DEG`` (a side view's boxes turned off the row): see
-#: ``row_direction``. Measured on the player-style validation renders (seed
-#: 9201, ``read_diagnose.py --misses``): matched rack tiles put APART 28 -> 21
-#: (5 / 10 / 20 degrees: 20 / 21 / 21), loose tiles put on a row 9 -> 9, the
-#: reads themselves unchanged; the real training photos unchanged.
-ROW_DIRECTION = True
-ROW_DIRECTION_MIN_DEG = 10.0
-
-
-def row_direction(centres: np.ndarray, axis: np.ndarray) -> np.ndarray:
+def row_direction(centres: np.ndarray, axis: np.ndarray, min_deg: float = OrderConfig.row_direction_min_deg
+                  ) -> np.ndarray:
     """The rows' direction: the mean (mod 180 degrees) of each tile's vector to
     its nearest neighbour, signed like ``axis``, when those vectors agree and
-    depart from ``axis`` by more than ``ROW_DIRECTION_MIN_DEG``; else ``axis``."""
+    depart from ``axis`` by more than ``min_deg`` (a side view's boxes turned
+    off the row); else ``axis``."""
     n = len(centres)
     if n < 3:
         return axis
@@ -108,7 +105,7 @@ def row_direction(centres: np.ndarray, axis: np.ndarray) -> np.ndarray:
         return axis
     if u @ axis < 0:
         u = -u
-    if np.degrees(np.arccos(min(1.0, float(u @ axis)))) <= ROW_DIRECTION_MIN_DEG:
+    if np.degrees(np.arccos(min(1.0, float(u @ axis)))) <= min_deg:
         return axis
     return u
 
@@ -145,5 +142,4 @@ def common_axis(quads: Sequence[np.ndarray], tol_deg: float = 20.0
     return u, members
 
 
-__all__ = ["assign_rows", "common_axis", "row_direction", "axial_mean", "ROW_DIRECTION",
-           "ROW_DIRECTION_MIN_DEG"]
+__all__ = ["assign_rows", "axial_mean", "common_axis", "row_direction"]

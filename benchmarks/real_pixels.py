@@ -1,0 +1,121 @@
+"""The reader on real pixels only: the held-out real photos and the shared
+Okey photo, as they are and turned, framed farther and closer, seen from the
+side (``benchmarks/real_views.py``), with the labels carried through.
+
+    python benchmarks/real_pixels.py                      # both parts, every view
+    python benchmarks/real_pixels.py --part choose --turns 45,90 --json out.json
+    python benchmarks/real_pixels.py --set detect.look_border=0.2   # a reader setting changed
+
+Per part (``choose`` picks reader changes and calibrates flags; ``report``
+only reports) and per kind of view: rack tiles read right, reads right,
+exact photos, the median IoU of each read's quad with its labelled polygon,
+false reads and misses; the turned views' worst angle; the Okey photo's
+reads per view; and the flags (share of wrong and of right reads flagged).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+os.environ.setdefault("YOLO_OFFLINE", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from real_views import TURNS, Scored, flag_rates, real_photos, score_view, summarise, views  # noqa: E402
+
+KINDS = ("as-is", "turned", "farther", "closer", "side", "closer-turned")
+
+
+def make_reader(settings: list[str]):
+    """The shipped reader, with ``section.name=value`` settings changed."""
+    from okey_vision.vision.reader import RackReader
+
+    try:
+        from okey_vision.vision.config import ReaderConfig
+    except ImportError:  # before the reader carried its configuration
+        if settings:
+            raise SystemExit("this reader has no settings to change") from None
+        return RackReader()
+    return RackReader(config=ReaderConfig().with_settings(settings))
+
+
+def run(part: str, turns: tuple[int, ...], settings: list[str], limit: int | None,
+        kinds: tuple[str, ...]) -> list[Scored]:
+    """Every view of every photo of ``part``, read and scored."""
+    reader = make_reader(settings)
+    out = []
+    photos = real_photos(part)[:limit]
+    t0 = time.perf_counter()
+    for k, photo in enumerate(photos):
+        for view in views(photo, turns, kinds):
+            out.append(score_view(view, reader.read(view.image)))
+        print(f"  {k + 1}/{len(photos)} photos, {time.perf_counter() - t0:.0f} s", file=sys.stderr, end="\r")
+    print(file=sys.stderr)
+    return out
+
+
+def table(scored: list[Scored]) -> list[str]:
+    """The per-kind rows of one part."""
+    lines = ["| views | n | tiles read right | reads right | exact | IoU median | false | missed |",
+             "|---|---|---|---|---|---|---|---|"]
+    by_kind: dict[str, list[Scored]] = defaultdict(list)
+    for s in scored:
+        by_kind[s.kind].append(s)
+    for kind in KINDS + ("all",):
+        group = scored if kind == "all" else by_kind.get(kind, [])
+        if not group:
+            continue
+        m = summarise(group)
+        lines.append(f"| {kind} | {m.views} | {m.accuracy:.1%} ({m.right}/{m.tiles}) | {m.precision:.1%} | "
+                     f"{m.exact}/{m.views} | {m.iou_median:.3f} | {m.false} | {m.misses} |")
+    turned = defaultdict(list)
+    for s in by_kind.get("turned", []):
+        turned[s.view].append(s)
+    if turned:
+        acc = {v: summarise(g).accuracy for v, g in turned.items()}
+        worst = min(acc, key=acc.get)
+        lines.append(f"turned: mean over angles {sum(acc.values()) / len(acc):.1%}, "
+                     f"worst {worst} {acc[worst]:.1%}")
+    wf, rf, nw, nr = flag_rates(scored)
+    lines.append(f"flags: {wf:.1%} of {nw} wrong reads flagged, {rf:.1%} of {nr} right reads flagged")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Read every view, print the tables, optionally save the scores as JSON."""
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--part", choices=("choose", "report", "all"), default="all")
+    ap.add_argument("--turns", default=",".join(map(str, TURNS)), help="angles of the turned views")
+    ap.add_argument("--kinds", default=",".join(KINDS), help="kinds of views to read")
+    ap.add_argument("--limit", type=int, help="at most this many photos a part")
+    ap.add_argument("--set", dest="settings", action="append", default=[],
+                    help="a reader setting, section.name=value (repeatable)")
+    ap.add_argument("--json", help="write every view's score here")
+    args = ap.parse_args(argv)
+    turns = tuple(int(a) for a in args.turns.split(",") if a.strip())
+    kinds = tuple(k for k in args.kinds.split(",") if k)
+    parts = ("choose", "report") if args.part == "all" else (args.part,)
+    everything = []
+    for part in parts:
+        scored = run(part, turns, args.settings, args.limit, kinds)
+        everything += scored
+        print(f"\n## {part} part: {len({s.photo for s in scored})} photos\n")
+        print("\n".join(table(scored)))
+        okey = [s for s in scored if s.photo.startswith("okey-")]
+        if okey:
+            bad = [s for s in okey if not s.exact]
+            print(f"Okey photo: exact in {len(okey) - len(bad)} of {len(okey)} views"
+                  + "".join(f"\n  {s.view}: {s.got}" for s in bad))
+    if args.json:
+        Path(args.json).write_text(json.dumps([s.__dict__ for s in everything], indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,139 @@
+"""The classify stage: each tile's number and colour read from its upright crops.
+
+Every tile is cut upright from its corners in the full-resolution photo
+(:func:`okey_vision.vision.crops.upright_crop`, at each of
+``CropConfig.margins``) and read **both ways up** (0 and 180 degrees: a quad
+cannot tell which way up a tile stands). Two small classifiers read the
+number (``1``..``13``, ``fj``) and, on the crop white-balanced on the tile's
+cream face, the colour (``r y b k``, ``fj``); their product is a probability
+for each of the 53 faces (:func:`face_probs`). Tiles lying along one axis (a
+rack) share one way up, decided by their summed evidence, unless a tile's
+own evidence is strong (``ClassifyConfig.own_turn_evidence``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from okey_vision.tiles import TILES
+from okey_vision.vision.config import ClassifyConfig, CropConfig
+from okey_vision.vision.crops import (COLOR_CLASSES, CROP_SIZE, NUMBER_CLASSES, Quad, aligned, turned,
+                                      upright_crop, white_balance_all)
+from okey_vision.vision.nets import Net
+from okey_vision.vision.order import common_axis
+
+
+@dataclass(frozen=True, eq=False)
+class FaceReads:
+    """What the classifiers read of n tiles: face probabilities (n, 53, ``TILES``
+    order), each tile's corners turned the way it was read, and each tile's
+    own 0/180 evidence (nats: how much surer it reads one way up)."""
+
+    probs: np.ndarray = field(repr=False)
+    quads: tuple[Quad, ...] = field(repr=False)
+    turn: np.ndarray = field(repr=False)
+
+    def __len__(self) -> int:
+        return len(self.quads)
+
+    def keep(self, mask: Sequence[bool]) -> FaceReads:
+        """Only the tiles where ``mask`` holds."""
+        m = np.asarray(mask, bool)
+        return FaceReads(self.probs[m], tuple(q for q, k in zip(self.quads, m) if k), self.turn[m])
+
+
+def face_probs(pn: np.ndarray, pc: np.ndarray) -> np.ndarray:
+    """Joint face probabilities (n, 53) from number (n, 14: 1..13, fj) and
+    colour (n, 5: r y b k fj) probabilities, renormalised.
+
+    >>> pn = np.zeros((1, 14)); pn[0, 6] = 1.0           # a 7
+    >>> pc = np.array([[0.9, 0.0, 0.1, 0.0, 0.0]])       # red, maybe blue
+    >>> p = face_probs(pn, pc)
+    >>> TILES[int(p.argmax())].name, round(float(p.max()), 2)
+    ('r7', 0.9)
+    """
+    n = pn.shape[0]
+    faces = (pc[:, :4, None] * pn[:, None, :13]).reshape(n, 52)  # colour-major: r1..r13, y1..
+    fj = (pc[:, 4] * pn[:, 13])[:, None]
+    p = np.concatenate([faces, fj], 1) + 1e-9
+    return p / p.sum(1, keepdims=True)
+
+
+class Classifier:
+    """The number and colour networks and how their reads are combined."""
+
+    def __init__(self, number: Net, color: Net, config: ClassifyConfig | None = None,
+                 crop: CropConfig | None = None):
+        self.number = number
+        self.color = color
+        self.config = config or ClassifyConfig()
+        self.crop = crop or CropConfig()
+
+    def __call__(self, img: np.ndarray, quads: Sequence[Quad], also: Sequence[Quad | None] | None = None,
+                 group: bool = True) -> FaceReads:
+        """The faces of the tiles with corners ``quads`` (TL, TR, BR, BL as each
+        tile stands, up to a half turn) in the BGR photo.
+        ``also``: a second quad per tile or None (its refined corners), read
+        too (``CropConfig.refined_margins``) and averaged with the first;
+        ``group``: tiles along one axis share one way up."""
+        n = len(quads)
+        if n == 0:
+            return FaceReads(np.zeros((0, len(TILES))), (), np.zeros(0))
+        qs = [np.asarray(q, np.float64) for q in quads]  # as the tiles stand (a view's detections)
+        extra = [i for i in range(n) if also is not None and also[i] is not None]
+        rq = [aligned(also[i], qs[i]) for i in extra]  # type: ignore[index]
+        margins, more = self.crop.margins, self.crop.refined_margins
+        cut = [(q, m) for m in margins for q in qs + [turned(q) for q in qs]]
+        cut += [(q, m) for m in more for q in rq + [turned(q) for q in rq]] if extra else []
+        crops = [upright_crop(img, q, margin=m) for q, m in cut]
+        pn_all = self._probs(self.number, crops, NUMBER_CLASSES)
+        if self.config.white_balance:
+            crops = white_balance_all(crops)
+        pc_all = self._probs(self.color, crops, COLOR_CLASSES)
+        k, ke, split = len(margins), len(more), len(margins) * 2 * n
+        # per view: number (2n, 14) both ways up, colour (n, 5) both ways alike
+        pn = pn_all[:split].reshape(k, 2 * n, -1).mean(0)
+        pc = pc_all[:split].reshape(k, 2, n, -1).mean((0, 1))
+        if extra:  # the refined corners' reads averaged in, view for view
+            m = len(extra)
+            pn_e = pn_all[split:].reshape(ke, 2 * m, -1).mean(0)
+            pc_e = pc_all[split:].reshape(ke, 2, m, -1).mean((0, 1))
+            rows = np.array(extra + [i + n for i in extra])
+            pn[rows] = (k * pn[rows] + ke * pn_e) / (k + ke)
+            pc[extra] = (k * pc[extra] + ke * pc_e) / (k + ke)
+        pf = face_probs(pn, np.concatenate([pc, pc]))
+        return self._turned(qs, pf[:n], pf[n:], group)
+
+    def _turned(self, qs: list[Quad], p0: np.ndarray, p180: np.ndarray, group: bool) -> FaceReads:
+        """Each tile's way up: its own evidence, or its rack's when its own is weak."""
+        d = np.log(p0.max(1)) - np.log(p180.max(1))  # > 0: upright as cut
+        flip = d < 0
+        if group and len(qs) >= 3:
+            axis, members = common_axis(qs)
+            if axis is not None and len(members) >= 3:
+                vote = float(d[members].sum())
+                for i in members:
+                    if abs(d[i]) < self.config.own_turn_evidence:
+                        flip[i] = vote < 0
+        probs = np.where(flip[:, None], p180, p0)
+        chosen = tuple(turned(q) if f else q for q, f in zip(qs, flip))
+        return FaceReads(probs, chosen, np.abs(d))
+
+    @staticmethod
+    def _probs(net: Net, crops: list[np.ndarray], order: Sequence[str]) -> np.ndarray:
+        """One network's class probabilities for the crops, columns in ``order``."""
+        import cv2
+
+        size = net.size or CROP_SIZE
+        if size != CROP_SIZE:
+            crops = [cv2.resize(c, (size, size), interpolation=cv2.INTER_AREA) for c in crops]
+        x = np.ascontiguousarray(np.stack(crops)[:, :, :, ::-1].transpose(0, 3, 1, 2)).astype(np.float32) / 255.0
+        p = net(x)
+        cols = {name: i for i, name in net.names.items()}
+        return p[:, [cols[c] for c in order]]
+
+
+__all__ = ["Classifier", "FaceReads", "face_probs"]

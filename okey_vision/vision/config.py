@@ -1,0 +1,269 @@
+"""Every setting of the tile reader in one frozen configuration, each with its reason.
+
+The reader is a pipeline of stages, one module each (look, normalise,
+detect, fuse, crop, classify, order; see :mod:`okey_vision.vision.reader`);
+each stage takes its own section of :class:`ReaderConfig`. Values were
+chosen on the real-pixel benchmark's ``choose`` part
+(``benchmarks/real_pixels.py``: the shared Okey photo and half of the
+held-out real photos, turned, framed and seen from the side) together with
+the player-style validation renders; the ``report`` part only reports.
+
+>>> cfg = ReaderConfig().with_settings(["normalise.tile_height=48"])
+>>> cfg.normalise.tile_height, ReaderConfig().normalise.tile_height
+(48.0, 40.0)
+
+Pure Python: the flag rule (:class:`FlagConfig`) is read by the boundary
+type :class:`~okey_vision.vision.reads.TileRead` too.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Sequence
+
+
+@dataclass(frozen=True)
+class LookConfig:
+    """The first look: where the rack is, how it lies and how big its tiles are."""
+
+    #: A plain grey border of this share of the long side on every side before
+    #: the first look: in players' close-ups a tile is 10-16 % of the long
+    #: side, larger than the detector was taught; a 30 % border lifted six
+    #: real Okey photos from 77 % to 93 % of tiles read (issue 24).
+    border: float = 0.3
+    #: Long side (px) of the shrunk, bordered photo the oriented detector looks at.
+    size: int = 416
+    #: When the first look finds nothing, look again at this size without the
+    #: border (a wide shot whose tiles were too small to see): 0 never.
+    retry_size: int = 832
+
+
+@dataclass(frozen=True)
+class NormaliseConfig:
+    """The view the detector reads: the rack turned level and the tiles scaled."""
+
+    #: Tile height (px) in the view: about the size of the real Rummikub tiles
+    #: at the detectors' input (41 px at 416), which they read best.
+    tile_height: float = 40.0
+    #: Grey margin around the turned photo, in tile heights: the tiles at the
+    #: photo's edge still stand on a background, like the renders' racks.
+    margin: float = 1.0
+    #: The view's long side is at most this (px): a wide table of tiny tiles
+    #: is read at a smaller scale rather than on a huge canvas.
+    max_side: int = 1280
+    #: Turn the view so the tiles stand upright (rows level). Off: scale only.
+    level: bool = True
+    #: The first look's boxes are coarse (large tiles turned 60 degrees gave
+    #: near-square boxes at any angle); the view's boxes are not. When the
+    #: pose they give departs from the first by more than ``settle_angle``
+    #: degrees or ``settle_size`` of the tile height, the photo is normalised
+    #: again with it and read again.
+    settle_angle: float = 6.0
+    settle_size: float = 0.15
+
+
+@dataclass(frozen=True)
+class DetectConfig:
+    """Running a detector and keeping its boxes."""
+
+    #: The network that reads the view: the oriented detector (``detector``),
+    #: or an upright-box one (``detector_axis``, ``detector_strip``).
+    view_stem: str = "detector"
+    #: Boxes below this score are not tiles.
+    conf: float = 0.35
+    #: Non-maximum suppression IoU.
+    iou: float = 0.5
+    #: A box lying this share of its area inside a surer box is a part of a
+    #: tile read as a tile of its own.
+    inner: float = 0.6
+    #: An oriented box whose area lies this much under surer boxes (their
+    #: intersections added up) is dropped: a box straddling the gap between
+    #: two tiles found on their own (0.6 dropped 13 of 59 false reads on the
+    #: player-style validation renders and found as many tiles; 0.45 lost 10).
+    covered: float = 0.6
+    #: An oriented box this many times the median box's area is not a tile (a
+    #: detector can fire on a whole table); left in, it would take every
+    #: tile inside it in the NMS.
+    outsized: float = 12.0
+    #: At most this many tiles a photo.
+    max_tiles: int = 120
+    #: Read the view also mirrored left to right and fuse the two passes'
+    #: boxes (``fuse.fuse_passes``): a box both passes find sits better on its
+    #: tile (on the player-style validation renders the classifiers read 98.7 %
+    #: of boxes overlapping their tile by IoU >= 0.8 right, 41.8 % under 0.5).
+    mirror: bool = True
+    #: On the view every rack tile stands upright; a box less than this many
+    #: times longer than wide is stood up by the view's own up, not by its
+    #: long side (a near-square box of a tile seen at an angle was read turned
+    #: 90 degrees: the shared Okey photo turned 30 degrees read k10 as k12).
+    squarish: float = 1.25
+
+
+@dataclass(frozen=True)
+class FuseConfig:
+    """Joining boxes of several passes into one box a tile."""
+
+    #: Boxes of two passes at least this IoU apart are one tile ...
+    iou: float = 0.5
+    #: ... and a box only one pass found is kept from this score.
+    single: float = 0.5
+    #: Read each leaning rack row again warped level and square-on
+    #: (:mod:`okey_vision.vision.rectify`) and fuse those boxes in.
+    rectify_rows: bool = True
+    #: A rectified box and a first box overlapping by more than this IoU are
+    #: one tile (corners averaged, weighted by score) ...
+    rectified_iou: float = 0.3
+    #: ... and a rectified box overlapping none is kept from this score.
+    rectified_new: float = 0.5
+    #: Two boxes on overlapping chunks of one strip overlapping by more than
+    #: this IoU are one tile (the surer kept).
+    rectified_same_iou: float = 0.4
+    #: A tile cut by the photo's edge is read only if at least this share of
+    #: it shows (the renderer's labelling rule, ``SynthConfig.min_visible``).
+    min_visible: float = 0.6
+
+
+@dataclass(frozen=True)
+class CropConfig:
+    """Cutting each tile upright from its corners in the full-resolution photo."""
+
+    #: Margins of the upright crops read per tile (their distributions averaged).
+    margins: tuple[float, ...] = (0.05, 0.12)
+    #: Fit each oriented detection's corners to its face's edges
+    #: (:mod:`okey_vision.vision.refine`) before the classifiers read it.
+    refine: bool = True
+    #: A tile is read again from its refined corners only if they moved this
+    #: much (mean corner shift over the tile's height; the classifiers were
+    #: trained with corners moved by up to 4 %): the others would read the same.
+    refined_shift: float = 0.08
+    #: Margins of the crops cut from a tile's refined corners, read besides
+    #: the detected corners' crops and averaged with them.
+    refined_margins: tuple[float, ...] = (0.12,)
+    #: Report each read's refined corners (its face) rather than the
+    #: detector's box, which takes in the tile's thickness and a neighbour's
+    #: edge: the quad the app's taps and crops come from.
+    report_refined: bool = True
+    #: Drop detections whose face shows no ink: blank or face-down tiles,
+    #: which the detectors were never taught.
+    drop_blanks: bool = True
+
+
+@dataclass(frozen=True)
+class ClassifyConfig:
+    """Reading each crop's number and colour."""
+
+    #: The colour classifier reads crops white-balanced on the tile's cream
+    #: face; it must match how ``color`` was trained.
+    white_balance: bool = True
+    #: A tile's own 0/180 evidence (log ratio of its best face probability
+    #: read both ways) that overrides its rack's common way up.
+    own_turn_evidence: float = 2.5
+    #: A detection whose best face (read both ways up) is below this
+    #: probability shows no numeral the classifiers know (a checked cloth, a
+    #: coin, a tile's back): it is not reported.
+    no_face: float = 0.2
+    #: Alternatives kept per read.
+    top_k: int = 5
+
+
+@dataclass(frozen=True)
+class OrderConfig:
+    """Rack rows and rack order along the rack's own axis."""
+
+    #: Rows follow the direction from each tile to its nearest neighbour when
+    #: it departs from the tiles' own axis by more than this (degrees): a side
+    #: view's boxes turned off the row.
+    row_direction_min_deg: float = 10.0
+    #: Two tiles are neighbours in a row when their centres lie within this
+    #: many tile heights across the row ...
+    row_band: float = 0.45
+    #: ... and within this many tile widths along it: a rack row holds gaps
+    #: of up to three empty places between its groups (the sample photo's top
+    #: row, r6 to b1, is 2.9 of its faces' widths apart).
+    neighbour: float = 4.0
+    #: A lone tile joins the nearest row when within this many tile heights
+    #: across it and this many tile widths past its ends; else it lies apart.
+    lone_band: float = 0.6
+    lone_reach: float = 4.0
+
+
+@dataclass(frozen=True)
+class FlagConfig:
+    """When a read is flagged for the player to confirm."""
+
+    #: Below this confidence a read is flagged ...
+    low_confidence: float = 0.9
+    #: ... and below this one too when the tile's two ways up disagree by
+    #: more than ``turn_doubt`` nats: a tile read right reads alike both ways
+    #: up (the number model was trained on turned crops), a misread one often does not.
+    doubt_confidence: float = 0.99
+    turn_doubt: float = 0.2
+
+    def flag(self, confidence: float, turn: float | None) -> bool:
+        """Whether a read of this ``confidence`` and 0/180 evidence ``turn``
+        (None: unknown) is flagged.
+
+        >>> FlagConfig().flag(0.95, None), FlagConfig().flag(0.95, 0.5), FlagConfig().flag(0.5, 0.0)
+        (False, True, True)
+        """
+        doubt = turn is not None and turn > self.turn_doubt and confidence < self.doubt_confidence
+        return confidence < self.low_confidence or doubt
+
+
+#: Why every read of a greyscale photo is flagged.
+GREYSCALE_REASON = "greyscale photo: tile colours cannot be read"
+
+
+@dataclass(frozen=True)
+class ReaderConfig:
+    """The reader's settings, one section a stage."""
+
+    look: LookConfig = field(default_factory=LookConfig)
+    normalise: NormaliseConfig = field(default_factory=NormaliseConfig)
+    detect: DetectConfig = field(default_factory=DetectConfig)
+    fuse: FuseConfig = field(default_factory=FuseConfig)
+    crop: CropConfig = field(default_factory=CropConfig)
+    classify: ClassifyConfig = field(default_factory=ClassifyConfig)
+    order: OrderConfig = field(default_factory=OrderConfig)
+    flags: FlagConfig = field(default_factory=FlagConfig)
+
+    def with_settings(self, settings: Sequence[str]) -> ReaderConfig:
+        """A copy with ``section.name=value`` settings changed (values as
+        Python literals; a bad name or value is a ``ValueError`` quoting it)."""
+        cfg = self
+        for item in settings:
+            key, sep, raw = item.partition("=")
+            section, _, name = key.strip().partition(".")
+            if not sep or section not in {f.name for f in fields(self)}:
+                raise ValueError(f"not a reader setting (section.name=value): {item!r}")
+            part = getattr(cfg, section)
+            kinds = {f.name: f.type for f in fields(part)}
+            if name not in kinds:
+                raise ValueError(f"no setting {name!r} in the {section} section: {item!r}")
+            cfg = replace(cfg, **{section: replace(part, **{name: _value(raw.strip(), getattr(part, name), item)})})
+        return cfg
+
+
+def _value(raw: str, current: Any, item: str) -> Any:
+    """``raw`` parsed to the type of ``current``."""
+    if isinstance(current, str):
+        return raw
+    try:
+        value = ast.literal_eval(raw)
+    except (ValueError, SyntaxError):
+        raise ValueError(f"not a value for this setting: {item!r}") from None
+    if isinstance(current, bool):
+        return bool(value)
+    if isinstance(current, float):
+        return float(value)
+    if isinstance(current, tuple):
+        return tuple(value) if isinstance(value, (list, tuple)) else (value,)
+    return type(current)(value)
+
+
+#: The shipped settings.
+DEFAULT = ReaderConfig()
+
+__all__ = ["ClassifyConfig", "CropConfig", "DEFAULT", "DetectConfig", "FlagConfig", "FuseConfig",
+           "GREYSCALE_REASON", "LookConfig", "NormaliseConfig", "OrderConfig", "ReaderConfig"]
