@@ -57,7 +57,10 @@ def run(args: argparse.Namespace) -> int:
         out["indicator"] = indicator.name
     extra_text = None
     # The hand as the app and the advise command build it, once: Hand.of, through the reads.
-    held = hand_from_reads(reads, indicator, include_apart=args.include_apart) if indicator is not None else None
+    # Only for --solve/--advise: a photo with more tiles than a hand can hold still prints its reads.
+    held = None
+    if (args.solve or args.advise) and indicator is not None:
+        held = hand_from_reads(reads, indicator, include_apart=args.include_apart)
     if args.solve:
         from okey_vision.cli import solve_result
 
