@@ -9,8 +9,9 @@ Issue 14 changed the coach's decisions on purpose (``okey_vision.coach.RULES``).
 The check proves what did not change: ``--coach basic`` (the default) replays
 the current code with the new rules switched off (``rules=BASIC``:
 distance-then-outs, the same searches); ``--coach baseline`` replays the
-frozen copy of the old coach in ``benchmarks/baseline_coach`` (the strength
-benchmark's yardstick), proving that it is what it claims to be.
+old coach taken from git history at commit b9e9903
+(``benchmarks/baseline_coach.py``, the strength benchmark's yardstick),
+proving that it is what it claims to be.
 
 The reference was recorded from the code before the coach became a package
 (commit cc23646). Each case is one public call on a seeded hand: full advice
@@ -39,22 +40,26 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from hands import pairs_hand, random_hand, scarce_hand  # noqa: E402
 from okey_vision import coach  # noqa: E402
+from okey_vision.coach import text as coach_text  # noqa: E402
 from okey_vision.game import CoachPolicy, GreedyPolicy, View, play_round  # noqa: E402
 
-# The coach under check (set by --coach): advise, distance, reading and its bot.
+# The coach under check (set by --coach): advise, distance, reading, its bot
+# and the advice's JSON summary with the reason in words.
 advise = coach.advise
 distance = coach.distance
 reading = coach.reading
 Bot = CoachPolicy
+summary = coach_text.advice_dict
 
 
 def use_coach(which: str) -> None:
-    """Check ``which`` coach: the current code with the new rules off ("basic"), or the frozen "baseline"."""
-    global advise, distance, reading, Bot
+    """Check ``which`` coach: the current code with the new rules off ("basic"), or the "baseline" from git history."""
+    global advise, distance, reading, Bot, summary
     if which == "baseline":
         import baseline_coach
         advise, distance, reading = baseline_coach.advise, baseline_coach.distance, baseline_coach.reading
         Bot = baseline_coach.BaselineCoachPolicy
+        summary = baseline_coach.summary  # the old Advice said its reason itself
     else:
         def advise(*args, **kwargs):
             return coach.advise(*args, rules=coach.BASIC, **kwargs)
@@ -131,7 +136,7 @@ def cases(quick: bool = False):
 def _advise15(hand, ind, seen):
     def run():
         a = advise(hand, ind, seen)
-        d = a.to_dict()
+        d = summary(a)
         d["options"] = [_option(o) for o in a.discards]
         d["fast"] = [_option(o) for o in advise(hand, ind, seen, with_outs=False).discards]
         d["distance"] = distance(hand, ind, seen)
@@ -141,7 +146,7 @@ def _advise15(hand, ind, seen):
 
 def _advise14(hand, ind, seen, off):
     def run():
-        d = {"draw": advise(hand, ind, seen).to_dict(), "offered": advise(hand, ind, seen, offered=off).to_dict()}
+        d = {"draw": summary(advise(hand, ind, seen)), "offered": summary(advise(hand, ind, seen, offered=off))}
         r = reading(hand, ind, seen + [off])
         d["reading"] = [r.distance, r.melds_distance, r.pairs_distance, r.outs, _names(r.out_tiles), r.route]
         # every seen tile on the previous player's pile, the offered one on top
@@ -176,7 +181,7 @@ def main() -> int:
     ap.add_argument("--check", metavar="FILE")
     ap.add_argument("--quick", action="store_true", help="a quarter of the cases")
     ap.add_argument("--coach", choices=("basic", "baseline"), default="basic",
-                    help="the current code with rules=BASIC (default), or the frozen baseline copy")
+                    help="the current code with rules=BASIC (default), or the baseline coach from git history")
     args = ap.parse_args()
     use_coach(args.coach)
     if bool(args.record) == bool(args.check):

@@ -8,12 +8,12 @@ turns to win.
 Match-ups (``--matchups``, any subset, comma-separated):
 
 - ``greedy``: coach + 3 greedy bots;
-- ``baseline``: coach + 3 frozen copies of the coach before issue 14
-  (``benchmarks/baseline_coach``);
+- ``baseline``: coach + 3 baseline coaches: the coach before issue 14
+  (commit b9e9903, taken from git history: ``benchmarks/baseline_coach.py``);
 - ``peer``: peer-library bot + 3 greedy;
 - ``head``: coach + peer + 2 greedy;
 - ``peers``: coach + 2 peers + 1 greedy;
-- ``base``: the frozen baseline + 3 greedy (the same deals as ``greedy``: a
+- ``base``: the baseline + 3 greedy (the same deals as ``greedy``: a
   paired reference).
 
 Round i of a match-up uses ``random.Random(seed * 1_000_003 + i)`` and the

@@ -16,7 +16,7 @@ from typing import Callable, Sequence
 from okey_vision.errors import OkeyError, clip
 from okey_vision.scoring import COUNTDOWN, SCHEMES
 from okey_vision.solver import Arrangement, Declaration, arrange, declare
-from okey_vision.tiles import format_hand, okey_of, parse_hand, parse_tile
+from okey_vision.tiles import Hand, format_hand, okey_of
 
 #: Subcommands living beside their subsystem: name -> (module, help). Each
 #: module has ``add_arguments(parser)`` and ``run(args) -> int`` and keeps its
@@ -36,17 +36,17 @@ class CliError(OkeyError):
     """A command-line usage error that is reported in one line."""
 
 
-def solve_result(tiles: Sequence[str], indicator: str, scheme: str = COUNTDOWN) -> dict:
-    """The ``solve`` JSON object for some tile names and an indicator name."""
-    hand = parse_hand(tiles)
-    ind = parse_tile(indicator)
-    arrangement = arrange(hand, ind)
-    declaration = declare(hand, ind, scheme=scheme)
+def solve_result(tiles: Hand | Sequence[str], indicator: str | None = None, scheme: str = COUNTDOWN) -> dict:
+    """The ``solve`` JSON object for a :class:`Hand`, or tile names and an indicator name."""
+    hand = Hand.of(tiles, indicator)
+    ind = hand.indicator
+    arrangement = arrange(hand)
+    declaration = declare(hand, scheme=scheme)
     best = declaration.best
     return {
         "indicator": ind.name,
         "okey": okey_of(ind).name,
-        "hand": [t.name for t in hand],
+        "hand": [t.name for t in hand.tiles],
         "can_declare": declaration.can_declare,
         "declare": best.to_dict() if best else None,
         "declare_points": best.points(scheme) if best else 0,
@@ -93,9 +93,8 @@ def _run_solve(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(solve_result(args.tiles, args.indicator, args.scheme)))
         return 0
-    hand = parse_hand(args.tiles)
-    ind = parse_tile(args.indicator)
-    print(format_solve(arrange(hand, ind), declare(hand, ind, scheme=args.scheme)))
+    hand = Hand.of(args.tiles, args.indicator)
+    print(format_solve(arrange(hand), declare(hand, scheme=args.scheme)))
     return 0
 
 

@@ -1,6 +1,6 @@
 """The ``advise`` subcommand: coach a hand from the command line.
 
-``okey-vision advise --indicator r3 [--seen "k5 y1"] [--offered b7] TILE... [--json]``
+``okey-vision advise --indicator r3 [--seen "k5 y1"] [--offered b7] [--lang tr] TILE... [--json]``
 
 ``--seen`` takes ONE argument (tiles separated by spaces in quotes, or by
 commas; it may be repeated), so it can never swallow the hand. The old form
@@ -14,6 +14,7 @@ import argparse
 import json
 
 from okey_vision.errors import clip
+from okey_vision.lang import Lang
 from okey_vision.scoring import COUNTDOWN, SCHEMES
 
 
@@ -27,26 +28,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with 14 tiles: the tile the previous player just discarded")
     parser.add_argument("--scheme", choices=SCHEMES, default=COUNTDOWN, help="scoring scheme")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--lang", choices=[lang.value for lang in Lang], default=Lang.EN.value,
+                        help="the language of the advice (en or tr)")
     parser.add_argument("tiles", nargs="*", help="15 tiles (discard advice) or 14 (draw advice)")
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the advice; domain errors propagate as OkeyError (exit 2)."""
     from okey_vision.coach import advise
-    from okey_vision.coach.text import advice_lines
+    from okey_vision.coach.text import advice_dict, advice_lines
     from okey_vision.errors import HandSizeError
-    from okey_vision.tiles import parse_hand
+    from okey_vision.tiles import Hand
 
     _refuse_ambiguous_seen(getattr(args, "argv", None) or [])
-    seen = parse_hand(" ".join(args.seen))
-    tiles = parse_hand(" ".join(args.tiles))
-    if not tiles:
+    if not " ".join(args.tiles).strip():
         raise HandSizeError("no hand given: write the 15 tiles (14 with --offered) after the options")
-    a = advise(tiles, args.indicator, seen=seen, offered=args.offered, scheme=args.scheme)
+    hand = Hand.of(" ".join(args.tiles), args.indicator, " ".join(args.seen))  # as the app builds it
+    a = advise(hand, offered=args.offered, scheme=args.scheme)
+    lang = Lang.of(getattr(args, "lang", Lang.EN))
     if args.json:
-        print(json.dumps(a.to_dict()))
+        print(json.dumps(advice_dict(a, lang)))
         return 0
-    print("\n".join(advice_lines(a)))
+    print("\n".join(advice_lines(a, lang)))
     return 0
 
 

@@ -30,6 +30,11 @@ class HandSizeError(OkeyError):
     """A hand with too few or too many tiles for the requested call."""
 
 
+class HandError(OkeyError):
+    """A hand that cannot be built as asked: no indicator, or a built hand
+    given again with another indicator or other seen tiles."""
+
+
 class InvalidMeldError(OkeyError):
     """Tiles that form no valid run, set or pair."""
 

@@ -33,12 +33,12 @@ from okey_vision.tiles import (
     MAX_HAND,
     NUM_FACES,
     TILES,
+    Hand,
     Tile,
-    check_counts,
-    format_hand,
+    TileLike,
     okey_of,
-    parse_hand,
-    parse_tile,
+    parse_hand,  # noqa: F401 - the doctests use it
+    parse_tile,  # noqa: F401 - the doctests use it
 )
 
 _SHIFT = [2 * i for i in range(NUM_FACES)]
@@ -433,22 +433,21 @@ class Declaration:
         return max(self.finishes, key=lambda f: f.points(self.scheme))
 
 
-def _checked(hand: Sequence[Tile | str], indicator: Tile | str, lo: int) -> tuple[list[Tile], Tile]:
-    tiles = list(hand) if all(isinstance(t, Tile) for t in hand) else parse_hand(hand)
-    ind = indicator if isinstance(indicator, Tile) else parse_tile(indicator)
-    if not lo <= len(tiles) <= MAX_HAND:
-        raise HandSizeError(
-            f"expected {lo} to {MAX_HAND} tiles, got {len(tiles)}: {format_hand(tiles)!r}"
-        )
-    check_counts(tiles, ind)
-    return tiles, ind
+def _tiles(hand: Hand | str | Sequence[TileLike], indicator: Tile | str | None) -> tuple[list[Tile], Tile]:
+    """The tiles and indicator of a :class:`Hand` (as built: checked once,
+    there), or of tile names made into one; at least one tile."""
+    h = Hand.of(hand, indicator)
+    if not h.tiles:
+        raise HandSizeError(f"expected 1 to {MAX_HAND} tiles, got none", "hand_empty")
+    return list(h.tiles), h.indicator
 
 
-def arrange(hand: Sequence[Tile | str], indicator: Tile | str, okey_pair: bool = True,
+def arrange(hand: Hand | str | Sequence[TileLike], indicator: Tile | str | None = None, okey_pair: bool = True,
             memo: Memo | None = None) -> Arrangement:
     """The arrangement placing the most tiles in runs and sets (exact), with
-    the leftovers, and the best seven-pairs arrangement beside it."""
-    tiles, ind = _checked(hand, indicator, 1)
+    the leftovers, and the best seven-pairs arrangement beside it. ``hand``:
+    a :class:`Hand` (its own indicator), or tiles with ``indicator``."""
+    tiles, ind = _tiles(hand, indicator)
     okey = okey_of(ind)
     x, w = encode(tiles, okey)
     melds, leftover = _best_path(x, w, len(tiles) - w, okey, owned(memo))
@@ -471,12 +470,13 @@ def _finishes_of(tiles: list[Tile], ind: Tile, discard: Tile | None, okey_pair: 
 
 
 def declare(
-    hand: Sequence[Tile | str], indicator: Tile | str,
+    hand: Hand | str | Sequence[TileLike], indicator: Tile | str | None = None,
     scheme: str = COUNTDOWN, okey_pair: bool = True, memo: Memo | None = None,
 ) -> Declaration:
     """Whether a hand is finished: for 14 tiles, whether they form melds or
-    seven pairs; for 15, every discard that leaves a finished hand."""
-    tiles, ind = _checked(hand, indicator, 1)
+    seven pairs; for 15, every discard that leaves a finished hand.
+    ``hand``: a :class:`Hand` (its own indicator), or tiles with ``indicator``."""
+    tiles, ind = _tiles(hand, indicator)
     memo = owned(memo)
     if len(tiles) < HAND_SIZE:
         note = (f"{len(tiles)} tiles: a finished hand has {HAND_SIZE} tiles "

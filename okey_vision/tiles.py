@@ -15,9 +15,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Iterable, Protocol, Sequence
 
-from okey_vision.errors import HandSizeError, TileCountError, UnknownTileError, clip
+from okey_vision.errors import (
+    HandError,
+    HandSizeError,
+    TileCountError,
+    UnknownTileError,
+    clip,
+)
 
 #: Colour letters in the project's fixed order (index 0..3).
 COLORS: tuple[str, ...] = ("r", "y", "b", "k")
@@ -112,7 +118,7 @@ def tile_at(index: int) -> Tile:
     return TILES[index]
 
 
-def parse_tile(text: str) -> Tile:
+def parse_tile(text: str | Tile) -> Tile:
     """Parse one tile name, short or long, case-insensitive.
 
     >>> parse_tile("k10"), parse_tile("Black_1"), parse_tile("yellow-13")
@@ -237,14 +243,51 @@ def check_counts(
     )
 
 
+class HasTile(Protocol):
+    """Anything that carries one tile: a photo's read, an app's hand entry."""
+
+    @property
+    def tile(self) -> Tile:
+        """The tile it shows."""
+        ...
+
+
+#: What a hand can be built from, item by item: a tile, its name, or a thing carrying one.
+TileLike = Tile | str | HasTile
+
+
+def _tile_of(item: TileLike) -> Tile:
+    """The tile of one item (a read or entry gives its ``tile``)."""
+    if isinstance(item, (Tile, str)):
+        return parse_tile(item)
+    tile = getattr(item, "tile", None)
+    if not isinstance(tile, Tile):
+        raise UnknownTileError(f"unknown tile {clip(repr(item))}: not a tile, a name or a read", "unknown_tile",
+                               name=clip(repr(item)))
+    return tile
+
+
+def _tiles_of(items: str | Iterable[TileLike]) -> tuple[Tile, ...]:
+    """Tiles from names (one string, see :func:`parse_hand`) or items."""
+    if isinstance(items, str):
+        return tuple(parse_hand(items))
+    return tuple(_tile_of(item) for item in items)
+
+
 @dataclass(frozen=True)
 class Hand:
     """The boundary between reading and rules: a player's tiles, the indicator
-    and the tiles seen elsewhere (discards), all checked against the tile set.
+    and the tiles seen elsewhere (discards), all checked against the tile set
+    once, here, when the hand is built; the solver and the coach take it as
+    it is.
 
     >>> h = Hand.parse("r1 r2 r3", indicator="k5")
     >>> h.okey, len(h)
     (Tile('k6'), 3)
+    >>> Hand.of("r5 r5", "r5")
+    Traceback (most recent call last):
+    ...
+    okey_vision.errors.TileCountError: 3 copies of 'r5' (hand 2, indicator 1): only 2 exist
     """
 
     tiles: tuple[Tile, ...]
@@ -252,15 +295,41 @@ class Hand:
     seen: tuple[Tile, ...] = ()
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "tiles", tuple(parse_hand(self.tiles)))
+        object.__setattr__(self, "tiles", _tiles_of(self.tiles))
         object.__setattr__(self, "indicator", parse_tile(self.indicator))
-        object.__setattr__(self, "seen", tuple(parse_hand(self.seen)))
+        object.__setattr__(self, "seen", _tiles_of(self.seen))
         if len(self.tiles) > MAX_HAND:
             raise HandSizeError(
                 f"a hand holds at most {MAX_HAND} tiles, got {len(self.tiles)}: "
-                f"{format_hand(self.tiles)!r}", "hand_too_big", most=MAX_HAND, n=len(self.tiles)
+                f"{clip(format_hand(self.tiles))!r}", "hand_too_big", most=MAX_HAND, n=len(self.tiles)
             )
         check_counts(self.tiles, self.indicator, self.seen)
+
+    @classmethod
+    def of(cls, tiles: Hand | str | Iterable[TileLike], indicator: Tile | str | None = None,
+           seen: str | Iterable[TileLike] = ()) -> Hand:
+        """The one way every caller builds a hand (the command line, the app,
+        the photo reader): from tile names, tiles, or things carrying a tile
+        (reads, app entries). A hand already built comes back as it is, not
+        checked again; the indicator and seen tiles, if given, must be its own.
+
+        >>> Hand.of("r1 r2 r3", "k5").tiles
+        (Tile('r1'), Tile('r2'), Tile('r3'))
+        >>> h = Hand.of(["r1", "r2"], "k5")
+        >>> Hand.of(h) is h, Hand.of(h, "k5") is h
+        (True, True)
+        """
+        if isinstance(tiles, Hand):
+            if indicator is not None and parse_tile(indicator) != tiles.indicator:
+                raise HandError(f"the hand's indicator is {tiles.indicator.name!r}, not {clip(indicator)!r}",
+                                "hand_indicator", indicator=clip(indicator))
+            if seen and _tiles_of(seen) != tiles.seen:
+                raise HandError(f"the hand carries its own seen tiles: {clip(format_hand(tiles.seen))!r}, "
+                                f"not {clip(seen)!r}", "hand_seen", seen=clip(seen))
+            return tiles
+        if indicator is None or indicator == "":
+            raise HandError(f"no indicator given for the hand {clip(tiles)!r}", "no_indicator")
+        return cls(_tiles_of(tiles), parse_tile(indicator), _tiles_of(seen))
 
     @classmethod
     def parse(
@@ -268,7 +337,42 @@ class Hand:
         seen: str | Iterable[str | Tile] = (),
     ) -> Hand:
         """Build a hand from tile names (see :func:`parse_hand`)."""
-        return cls(tuple(parse_hand(tiles)), parse_tile(indicator), tuple(parse_hand(seen)))
+        return cls.of(tuple(parse_hand(tiles)), indicator, seen)
+
+    @classmethod
+    def _checked(cls, tiles: tuple[Tile, ...], indicator: Tile, seen: tuple[Tile, ...]) -> Hand:
+        """A hand whose tiles are known to be valid (derived from a checked one)."""
+        hand = object.__new__(cls)
+        object.__setattr__(hand, "tiles", tiles)
+        object.__setattr__(hand, "indicator", indicator)
+        object.__setattr__(hand, "seen", seen)
+        return hand
+
+    def without(self, tile: Tile) -> Hand:
+        """The hand less one copy of ``tile`` (still valid: not checked again).
+
+        >>> Hand.of("r1 r2 r1", "k5").without(parse_tile("r1")).tiles
+        (Tile('r2'), Tile('r1'))
+        """
+        rest = list(self.tiles)
+        rest.remove(tile)
+        return Hand._checked(tuple(rest), self.indicator, self.seen)
+
+    def plus(self, tile: Tile) -> Hand:
+        """The hand with ``tile`` added: only its copies and the size are
+        checked (the rest was when this hand was built).
+
+        >>> Hand.of("r5", "r5").plus(parse_tile("r5"))
+        Traceback (most recent call last):
+        ...
+        okey_vision.errors.TileCountError: 3 copies of 'r5' (hand 2, indicator 1): only 2 exist
+        """
+        tile = parse_tile(tile)
+        tiles = self.tiles + (tile,)
+        uses = tiles.count(tile) + self.seen.count(tile) + (tile == self.indicator)
+        if uses > COPIES or len(tiles) > MAX_HAND:
+            return Hand(tiles, self.indicator, self.seen)  # raises, naming what is wrong
+        return Hand._checked(tiles, self.indicator, self.seen)
 
     @property
     def okey(self) -> Tile:

@@ -85,6 +85,86 @@ def test_the_checker_sees_private_imports(tmp_path):
         probe.unlink()
 
 
+def _imported_modules(path: Path, modules: set[str]) -> set[str]:
+    """The project modules ``path`` imports anywhere in it: at the top, under
+    ``if TYPE_CHECKING:``, inside functions (each is an edge of the graph)."""
+    tree = ast.parse(path.read_text(), str(path))
+    me = _module(path)
+    package = me if path.name == "__init__.py" else me.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                source = f"{base}.{node.module}" if node.module else base
+            else:
+                source = node.module or ""
+            for alias in node.names:
+                # "from okey_vision.coach import text" imports the module text
+                found.add(f"{source}.{alias.name}" if f"{source}.{alias.name}" in modules else source)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return (found & modules) - {me}
+
+
+def import_cycles(paths: list[Path]) -> list[list[str]]:
+    """Every group of modules that import each other, directly or around a
+    loop (strongly connected components of more than one module, or one
+    importing itself), found by Tarjan's algorithm."""
+    modules = {_module(p) for p in paths}
+    graph = {_module(p): _imported_modules(p, modules) for p in paths}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1 or v in graph[v]:
+                cycles.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return cycles
+
+
+def test_no_import_cycle_not_even_for_type_hints():
+    # The coach's data (coach/advice.py) never imports its words (coach/text.py),
+    # which import the data: no loop anywhere, TYPE_CHECKING blocks and
+    # imports inside functions included.
+    assert import_cycles(SOURCES) == []
+
+
+def test_the_cycle_finder_sees_a_loop_under_type_checking(tmp_path):
+    pkg = tmp_path / "okey_vision"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("from okey_vision.b import B\n")
+    (pkg / "b.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from okey_vision import a\n")
+    (pkg / "c.py").write_text("def f():\n    from okey_vision.a import A\n")
+    global ROOT
+    root, ROOT = ROOT, tmp_path
+    try:
+        assert import_cycles(sorted(pkg.glob("*.py"))) == [["okey_vision.a", "okey_vision.b"]]
+    finally:
+        ROOT = root
+
+
 def test_no_module_level_caches():
     # Caches live in a Memo the caller owns: no module keeps a dict it fills.
     for path in (ROOT / "okey_vision").rglob("*.py"):

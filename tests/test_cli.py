@@ -81,8 +81,9 @@ def test_advise_seen_is_one_argument(seen, capsys) -> None:
     assert main(["advise", "-i", "r3", *seen, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     from okey_vision.coach import advise
+    from okey_vision.coach.text import advice_dict
 
-    assert out == json.loads(json.dumps(advise(HAND15, "r3", seen=["k7", "y2"]).to_dict()))
+    assert out == json.loads(json.dumps(advice_dict(advise(HAND15, "r3", seen=["k7", "y2"]))))
     assert out != json.loads(json.dumps(advise(HAND15, "r3").to_dict()))
 
 

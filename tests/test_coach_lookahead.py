@@ -8,10 +8,12 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from okey_vision.coach import BASIC, RULES, Rules, Table, advise
+from okey_vision.coach import BASIC, RULES, Reason, Rules, Table, advise
 from okey_vision.coach.lookahead import hidden_tiles, look, position_seed
 from okey_vision.coach.ranking import rank_discards
+from okey_vision.coach.text import explain
 from okey_vision.game import CoachPolicy, GreedyPolicy, play_round
+from okey_vision.lang import Lang
 from okey_vision.memo import Memo
 from okey_vision.tiles import SET_SIZE, parse_hand, parse_tile
 
@@ -27,25 +29,25 @@ def test_the_lookahead_throws_what_distance_then_outs_keeps():
     assert (basic.best.tile.name, basic.best.distance, basic.best.outs) == ("b10", 2, 11)
     assert rules.best.tile.name == "b10"  # the kept rules alone agree with distance-then-outs
     assert (new.best.tile.name, new.best.distance, new.best.outs) == ("k2", 2, 11)
-    note = next(n for n in new.notes if n.sentence == "lookahead_note")
+    note = next(n for n in new.notes if n.reason is Reason.LOOKAHEAD)
     other, tile, chosen, first = note.args
     assert other.tile.name == "b10" and tile.name == "k2"
     assert chosen.score > first.score and chosen.samples == LOOK.look_samples and chosen.draws == LOOK.look_draws
-    assert "throwing b10 would wait for 11 tiles" in new.reason and "sampled deals" in new.reason
-    assert "örnek dağıtımda" in new.explain("tr")
+    assert "throwing b10 would wait for 11 tiles" in explain(new) and "sampled deals" in explain(new)
+    assert "örnek dağıtımda" in explain(new, Lang.TR)
 
 
 def test_take_or_draw_by_the_lookahead():
     hand, ind, off = "b9 k12 k7 r5 y3 k6 k1 k3 b10 k8 r3 b12 r4 r2", "b4", "y4"
     kept = advise(hand, ind, offered=off)
-    assert kept.take and kept.why.sentence == "take_outs_reason"  # more outs after taking: take, says RULES
+    assert kept.take and kept.why.reason is Reason.TAKE_OUTS  # more outs after taking: take, says RULES
     assert advise(hand, ind, offered=off, rules=LOOK).take  # the discard lookahead alone leaves it so
     new = advise(hand, ind, offered=off, rules=dataclasses.replace(LOOK, look_take=True))
-    assert not new.take and new.why.sentence == "leave_look_reason" and new.distance == 2
+    assert not new.take and new.why.reason is Reason.LEAVE_LOOK and new.distance == 2
     _, took, drew = new.why.args
     assert drew.score > took.score and drew.draws == took.draws + 1  # taking spends this turn's draw
-    assert new.reason.startswith("draw from the stock: y4 keeps the hand 2 exchange(s) from finished")
-    assert "yerden çek" in new.explain("tr")
+    assert explain(new).startswith("draw from the stock: y4 keeps the hand 2 exchange(s) from finished")
+    assert "yerden çek" in explain(new, Lang.TR)
 
 
 def test_the_lookahead_is_deterministic():
@@ -75,7 +77,7 @@ def test_the_lookahead_keeps_to_its_budget_and_what_is_hidden():
     # Few tiles left in the stock: the player draws about one in four of them.
     table = Table(players=4, stock_left=8)
     late = advise(HAND, IND, rules=LOOK, table=table)
-    assert all(n.args[2].draws <= 2 for n in late.notes if n.sentence == "lookahead_note")
+    assert all(n.args[2].draws <= 2 for n in late.notes if n.reason is Reason.LOOKAHEAD)
 
 
 def test_the_simulator_conserves_tiles_with_the_lookahead():

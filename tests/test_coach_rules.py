@@ -11,7 +11,8 @@ import pytest
 
 from brute import is_finished, is_seven_pairs
 from hands import pairs_hand, random_hand, winning_hand
-from okey_vision.coach import BASIC, OPPONENT_FINISH_RATE, Action, advise, distance, reading, wait_pays
+from okey_vision.coach import BASIC, OPPONENT_FINISH_RATE, Action, Reason, advise, distance, reading, wait_pays
+from okey_vision.coach.text import said
 from okey_vision.errors import TileCountError
 from okey_vision.scoring import COUNTDOWN, FinishKind
 from okey_vision.solver import declare
@@ -50,7 +51,8 @@ def test_waiting_for_an_okey_discard_matches_brute_force_draws():
         got, why = wait_pays(decl.finishes, tiles, ind, [], COUNTDOWN)
         assert got == want, (tiles, ind, wins)
         if got:
-            assert f"{wins} of {unseen}" in str(why)
+            assert why.reason is Reason.WAIT and why.args[:2] == (wins, unseen)
+            assert f"{wins} of {unseen}" in said(why)
             a = advise(tiles, ind, rules=BASIC)
             assert a.wait and a.action is Action.DISCARD and a.best.tile == best.discard
             # Issue 14 measured waiting (the bot: fewer wins, no more net points): the advice declares.
@@ -89,7 +91,7 @@ def test_take_or_draw_is_the_distance_rule(seed):
         assert advise(hand, ind, offered=off, rules=BASIC).take == (finishes or shorter), (hand, ind, off)
         a = advise(hand, ind, offered=off)
         if not (finishes or shorter):
-            assert not a.take or (a.why.sentence == "take_outs_reason"
+            assert not a.take or (a.why.reason is Reason.TAKE_OUTS
                                   and distance(hand + [off], ind) == distance(hand, ind, [off])), (hand, ind, off)
         else:
             assert a.take
@@ -127,8 +129,9 @@ def test_check_counts_parses_a_named_indicator():
 def test_decisions_match_the_recorded_old_coach(coach):
     # A quarter of benchmarks/coach_equivalence.py's cases against the
     # decisions recorded from the code before the refactor: the current
-    # coach with issue 14's rules switched off (rules=BASIC), and the frozen
-    # baseline copy the strength benchmark seats as "today's coach".
+    # coach with issue 14's rules switched off (rules=BASIC), and the baseline
+    # coach (commit b9e9903, taken from git history into .cache/) the strength
+    # benchmark seats as "today's coach".
     import os
     import subprocess
     import sys

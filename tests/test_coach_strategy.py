@@ -1,6 +1,6 @@
 """Issue 14's decision rules, each on a hand-built position where it must
 choose differently from distance-then-outs (``BASIC``), with its reason; the
-frozen baseline still plays legal rounds; the simulator shows only public
+baseline coach (from git history) still plays legal rounds; the simulator shows only public
 knowledge of the table."""
 
 from __future__ import annotations
@@ -10,7 +10,11 @@ import random
 import sys
 from collections import Counter
 
-from okey_vision.coach import BASIC, RULES, Action, Rules, Table, advise
+import pytest
+
+from okey_vision.coach import BASIC, RULES, Action, Reason, Rules, Table, advise
+from okey_vision.coach.text import explain
+from okey_vision.lang import Lang
 from okey_vision.coach.strategy import danger, outs_worth_taking
 from okey_vision.game import CoachPolicy, GreedyPolicy, Policy, View, play_round
 from okey_vision.tiles import parse_hand, parse_tile
@@ -23,9 +27,9 @@ def test_take_a_tile_that_keeps_the_distance_but_triples_the_outs():
     basic = advise(hand, ind, offered=off, rules=BASIC)
     new = advise(hand, ind, offered=off, rules=Rules(take_outs=True))
     assert basic.action is Action.DRAW and basic.distance == 2 and basic.outs == 7
-    assert new.action is Action.TAKE and new.why.sentence == "take_outs_reason"
-    assert "instead of 7" in new.reason and "r1" in new.reason  # throws r1 after taking, 21 outs
-    assert "yerine" in new.explain("tr")
+    assert new.action is Action.TAKE and new.why.reason is Reason.TAKE_OUTS
+    assert "instead of 7" in explain(new) and "r1" in explain(new)  # throws r1 after taking, 21 outs
+    assert "yerine" in explain(new, Lang.TR)
     # The margin: one draw given up; taking must shorten the expected wait by more.
     assert outs_worth_taking(7, 21, 60, 1.0) and not outs_worth_taking(20, 21, 60, 1.0)
 
@@ -41,7 +45,7 @@ def test_a_copy_an_opponent_took_is_not_counted_as_an_out():
     assert (new.best.tile.name, new.best.outs) == ("r11", 11) and new.best.distance == basic.best.distance
     fj = next(o for o in new.discards if o.tile.name == "fj")
     assert fj.outs == 10 and "r10" not in [t.name for t in fj.out_tiles]
-    assert "you wait for" in new.reason
+    assert "you wait for" in explain(new)
 
 
 def test_keep_back_a_tile_the_next_player_collects():
@@ -54,7 +58,7 @@ def test_keep_back_a_tile_the_next_player_collects():
     new = advise(hand, ind, rules=rules, table=table)
     assert basic.best.tile.name == "y12" and new.best.tile.name == "y4"
     assert (new.best.distance, new.best.outs) == (basic.best.distance, basic.best.outs)
-    assert any(n.sentence == "keep_back" for n in new.notes) and "keep y12 back" in new.reason
+    assert any(n.reason is Reason.KEEP_BACK for n in new.notes) and "keep y12 back" in explain(new)
     mine = parse_hand(hand)
     assert danger(parse_tile("y12"), table, mine, 0.02) > 2 * danger(parse_tile("y4"), table, mine, 0.02)
     # Without a table (nothing known of the next player) nothing is kept back.
@@ -63,8 +67,8 @@ def test_keep_back_a_tile_the_next_player_collects():
 
 def test_the_basic_rules_say_what_the_coach_said_before():
     hand = "r1 r2 r3 y7 y8 y9 b4 b5 b6 k10 k11 k12 k13 y1"
-    assert advise(hand, "b9", rules=BASIC).reason == "draw from the stock: 1 exchange(s) away, 16 outs"
-    assert advise(hand, "b9").reason.startswith("draw from the stock: 1 exchange(s) away, 16 outs; you wait for")
+    assert explain(advise(hand, "b9", rules=BASIC)) == "draw from the stock: 1 exchange(s) away, 16 outs"
+    assert explain(advise(hand, "b9")).startswith("draw from the stock: 1 exchange(s) away, 16 outs; you wait for")
 
 
 class _Spy(GreedyPolicy):
@@ -92,7 +96,7 @@ def test_the_simulator_shows_public_knowledge_and_conserves_tiles():
         assert table.stock_left == v.stock_left and table.next_pile == v.piles[(v.me + 1) % v.players]
 
 
-def test_the_frozen_baseline_plays_legal_rounds():
+def test_the_baseline_coach_plays_legal_rounds():
     from baseline_coach import BaselineCoachPolicy
 
     for seed in range(3):
@@ -101,10 +105,24 @@ def test_the_frozen_baseline_plays_legal_rounds():
         assert r.stall or r.winner in range(4)
 
 
+def test_the_baseline_coach_is_the_old_package_from_git_history(tmp_path, monkeypatch):
+    import baseline_coach
+
+    # The cached text is the commit's own, with only the package renamed.
+    text = baseline_coach.source("advice", baseline_coach.COMMIT)
+    assert "from okey_coach_b9e9903 import text" in text and "okey_vision.coach" not in text
+    assert baseline_coach.advise.__module__ == "okey_coach_b9e9903.advice"
+    # Away from the history it says why, instead of running something else.
+    monkeypatch.setattr(baseline_coach, "ROOT", tmp_path)
+    with pytest.raises(baseline_coach.BaselineUnavailable, match="git history"):
+        baseline_coach.materialise()
+
+
 def test_waiting_is_a_rule_and_stops_when_the_stock_runs_out():
     # A finished hand holding an okey where waiting pays by the old rule.
     rng = random.Random(8)
     from hands import winning_hand
+
     from okey_vision.solver import declare
     from okey_vision.tiles import TILES, okey_of
     for _ in range(400):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
-
 import pytest
 
 from okey_vision.coach import text
@@ -80,5 +78,23 @@ def test_the_advice_explains_itself_in_both_languages(hand, ind, offered, en, tr
     from okey_vision.coach import advise
 
     a = advise(hand, ind, offered=offered)
-    assert en in a.reason and a.reason == a.explain("en") == a.explain(Lang.EN)
-    assert tr in a.explain("tr") and a.explain(Lang.TR) == a.explain("tr")
+    assert en in text.explain(a) and text.explain(a) == text.explain(a, Lang.EN) == text.explain(a, "en")
+    assert tr in text.explain(a, Lang.TR) and text.explain(a, "tr") == text.explain(a, Lang.TR)
+
+
+def test_every_reason_has_its_sentence() -> None:
+    from okey_vision.coach import Reason
+
+    # The coach returns a Reason with its values; this table says each one
+    # (a reason without a sentence would fail here, not on a player's screen).
+    assert set(text.REASONS) == set(Reason)
+
+
+def test_one_language_type_serves_the_app_the_coach_and_the_command_line(capsys) -> None:
+    import okey_vision.lang
+    from okey_vision.cli import main
+
+    assert Lang is okey_vision.lang.Lang
+    assert text.distance_text(2, Lang.TR) == "bitmeye 2 taş var (mesafe 2)"
+    assert main(["advise", "-i", "b9", "--lang", "tr", *["r1", "r2", "r3", "y7", "y8", "y9", "b4", "b5", "b6", "k10", "k11", "k12", "k13", "y1"]]) == 0
+    assert "Öneri: yerden çek" in capsys.readouterr().out

@@ -16,20 +16,22 @@ module, each using only the public names of the others:
   (:class:`Table`) and the decision rules past distance-then-outs
   (:class:`Rules`: :data:`RULES` kept, :data:`BASIC` off);
 - :mod:`~okey_vision.coach.advice`: the advice (declare, discard, take or
-  draw, whether waiting pays), with :class:`Action`;
-- :mod:`~okey_vision.coach.text`: every sentence shown to a player.
+  draw, whether waiting pays), with :class:`Action` and its reasons as data
+  (:class:`Why`: a :class:`Reason` and its values);
+- :mod:`~okey_vision.coach.text`: every sentence shown to a player (it
+  imports the advice; the advice never imports it).
 
 >>> distance("r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k3 y13", "b6")
 1
 >>> a = advise("r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k3 k4 y13", "b2")
 >>> a.discards[0].tile, a.discards[0].distance, a.discards[0].outs
 (Tile('y13'), 0, 0)
->>> a.can_declare, a.declare.discard, a.action.label
-(True, Tile('y13'), 'declare')
+>>> a.can_declare, a.declare.discard, a.action, a.why.reason
+(True, Tile('y13'), <Action.DECLARE: 'declare'>, <Reason.DECLARE: 'declare'>)
 """
 
-from okey_vision.coach.advice import OPPONENT_FINISH_RATE, Action, Advice, Why, advise, holds_indicator_twin, \
-    take_offered, wait_pays
+from okey_vision.coach.advice import OPPONENT_FINISH_RATE, Action, Advice, Reason, Why, advise, \
+    holds_indicator_twin, take_offered, wait_pays
 from okey_vision.coach.pool import OKEY_PAIR
 from okey_vision.coach.ranking import DiscardOption, best_discard, rank_discards
 from okey_vision.coach.reading import Reading, distance, reading
@@ -40,7 +42,7 @@ from okey_vision.tiles import HAND_SIZE as FINISHED  # the old name, kept for ca
 
 __all__ = [
     "Action", "Advice", "BASIC", "DiscardOption", "FINISHED", "Memo", "OKEY_PAIR", "OPPONENT_FINISH_RATE", "RULES",
-    "Reading", "Rules", "Table", "UNREACHABLE",
+    "Reading", "Reason", "Rules", "Table", "UNREACHABLE",
     "advise", "best_discard", "distance", "holds_indicator_twin", "rank_discards", "reading", "take_offered",
     "wait_pays",
     "Why",

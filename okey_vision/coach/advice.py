@@ -11,57 +11,63 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
-from okey_vision.coach import text
 from okey_vision.coach.lookahead import Look, look, look_take, position_seed
 from okey_vision.coach.pool import Pool
 from okey_vision.coach.ranking import DiscardOption, discard_options, rank_key
-from okey_vision.coach.reading import Reading, checked, distance_after_discard, read, without
+from okey_vision.coach.reading import HandInput, Reading, distance_after_discard, read, without
 from okey_vision.coach.strategy import RULES, Rules, Table, danger, outs_worth_taking, unseen
 from okey_vision.coach.templates import TemplateSearch
-from okey_vision.errors import HandSizeError
+from okey_vision.errors import HandError, HandSizeError, clip
 from okey_vision.memo import Memo, owned
 from okey_vision.scoring import COUNTDOWN, check_scheme
-from okey_vision.solver import Finish, declare
-from okey_vision.tiles import HAND_SIZE, MAX_HAND, NUM_FACES, SET_SIZE, TILES, Tile, check_counts, format_hand, \
-    okey_of, parse_hand, parse_tile
+from okey_vision.solver import Declaration, Finish, declare
+from okey_vision.tiles import HAND_SIZE, MAX_HAND, NUM_FACES, SET_SIZE, TILES, Hand, Tile, TileLike, check_counts, \
+    format_hand, okey_of, parse_hand, parse_tile
 
 
 class Action(str, Enum):
-    """What the advice says to do."""
+    """What the advice says to do (said in words by :func:`okey_vision.coach.text.action_label`)."""
 
     DISCARD = "discard"
     DECLARE = "declare"
     DRAW = "draw"
     TAKE = "take"
 
-    @property
-    def label(self) -> str:
-        """The action in words, e.g. ``'draw from the stock'``."""
-        return text.action_label(self)
+
+class Reason(Enum):
+    """Why the advice says what it does: the main reason, or a note after it.
+    Each reason's :attr:`Why.args` are listed beside it."""
+
+    DECLARE = "declare"          # (finish: Finish, scheme: str)
+    WAIT = "wait"                # (wins: int, unseen: int, later: int, now: int)
+    DISCARD = "discard"          # (best: DiscardOption, ties: tuple[DiscardOption, ...])
+    DRAW = "draw"                # (now: Reading,)
+    TAKE = "take"                # (offered: Tile, now: Reading, finishes: bool)
+    LEAVE = "leave"              # (offered: Tile, now: Reading)
+    TAKE_OUTS = "take_outs"      # (offered: Tile, throw: Tile, now: Reading, after: DiscardOption)
+    TAKE_LOOK = "take_look"      # (offered: Tile, throw: Tile, took: Look, drew: Look)
+    LEAVE_LOOK = "leave_look"    # (offered: Tile, took: Look, drew: Look)
+    # notes, said after the main reason
+    WAITS_FOR = "waits_for"      # (out_tiles: tuple[Tile, ...], outs: int)
+    KEEP_BACK = "keep_back"      # (kept: Tile, thrown: Tile)
+    LOOKAHEAD = "lookahead"      # (other: DiscardOption, tile: Tile, chosen: Look, first: Look)
 
 
 @dataclass(frozen=True)
 class Why:
-    """A reason kept as one of :mod:`okey_vision.coach.text`'s sentences and
-    its arguments, so it can be said in any language."""
+    """A reason and the values it rests on, plain data: each surface's text
+    module says it in its own words and language."""
 
-    sentence: str
+    reason: Reason
     args: tuple = ()
-
-    def said(self, lang: str = "en") -> str:
-        """The reason in ``lang`` (English by default)."""
-        return getattr(text, self.sentence)(*self.args, lang=lang)
-
-    def __str__(self) -> str:
-        return self.said()
 
 
 @dataclass(frozen=True)
 class Advice:
     """What to do with a hand: declare, which tile to discard, or whether to
-    take the offered discard, with the reason in words."""
+    take the offered discard, with the reason (:class:`Why`) and notes as data."""
 
     hand: tuple[Tile, ...]
     indicator: Tile
@@ -87,27 +93,19 @@ class Advice:
         return okey_of(self.indicator)
 
     @property
-    def reason(self) -> str:
-        """Why, in English."""
-        return self.explain()
-
-    def explain(self, lang: str = "en") -> str:
-        """Why, in ``lang`` ("en" or "tr"): the reason, then the notes."""
-        return "".join([self.why.said(lang)] + [n.said(lang) for n in self.notes])
-
-    @property
     def best(self) -> DiscardOption | None:
         """The recommended discard (first ranked), if the hand has 15 tiles."""
         return self.discards[0] if self.discards else None
 
     def to_dict(self) -> dict:
-        """A JSON-ready summary; ``discards`` is the ranked list."""
+        """A JSON-ready summary of the data (no words: the surfaces add the
+        reason, e.g. :func:`okey_vision.coach.text.advice_dict`); ``discards``
+        is the ranked list."""
         return {
             "hand": [t.name for t in self.hand],
             "indicator": self.indicator.name,
             "okey": self.okey.name,
             "action": self.action.value,
-            "reason": self.reason,
             "distance": self.distance,
             "can_declare": self.can_declare,
             "declare": self.declare.to_dict() if self.declare else None,
@@ -148,7 +146,7 @@ def wait_pays(finishes: Sequence[Finish], tiles: Sequence[Tile], indicator: Tile
     okey = okey_of(indicator)
     best = max(finishes, key=lambda f: f.points(scheme))
     if best.okey_discard or okey not in tiles:
-        return False, ""
+        return False, None
     # Keep the finished 14 (throw the best finish's discard) holding the okey;
     # next turn a drawn tile t finishes with an okey discard when the 14 less
     # the okey plus t is finished.
@@ -158,26 +156,32 @@ def wait_pays(finishes: Sequence[Finish], tiles: Sequence[Tile], indicator: Tile
     wins = 0
     # The okey set aside stays in the hand: it is not a tile left to draw.
     pool = Pool.of(base, indicator, list(seen) + ([best.discard] if best.discard else []) + [okey])
+    held = Hand.of(base, indicator)  # checked once; each draw below adds one available tile
     for j in range(NUM_FACES + 1):
         a = pool.available(TILES[j])
-        if a and declare(base + [TILES[j]], indicator, scheme, memo=memo).can_declare:
+        if a and declare(held.plus(TILES[j]), scheme=scheme, memo=memo).can_declare:
             wins += a
     p = wins / max(1, unseen)
     now = best.points(scheme)
     later = 2 * now
     q = OPPONENT_FINISH_RATE
     if p * later + (1 - p) * (1 - q) * now > now:
-        return True, Why("wait_reason", (wins, unseen, later, now))
+        return True, Why(Reason.WAIT, (wins, unseen, later, now))
     return False, None
 
 
-def advise(hand: Iterable[Tile | str] | str, indicator: Tile | str, seen: Iterable[Tile | str] | str = (),
+def advise(hand: HandInput, indicator: Tile | str | None = None, seen: str | Iterable[TileLike] = (),
            offered: Tile | str | None = None, scheme: str = COUNTDOWN, with_outs: bool = True,
            memo: Memo | None = None, only_best: bool = False, table: Table | None = None,
-           rules: Rules = RULES) -> Advice:
+           rules: Rules = RULES, declaration: Declaration | None = None) -> Advice:
     """Advice for a hand: 15 tiles -> declare or which discard (ranked);
     14 tiles with ``offered`` (the previous player's discard) -> take it or
     draw from the stock; 14 without -> draw, with the distance and outs.
+
+    ``hand``: a :class:`~okey_vision.tiles.Hand` (its own indicator and seen
+    tiles; not checked again), or tiles with ``indicator`` and ``seen`` made
+    into one. ``declaration``: the hand's :func:`~okey_vision.solver.declare`
+    when the caller has it (the app shows it too), so it is not searched twice.
 
     ``with_outs=False`` skips the outs (faster; ranks by distance and
     tie-breaks). ``only_best`` (a bot's move) ranks only the first discard,
@@ -186,7 +190,8 @@ def advise(hand: Iterable[Tile | str] | str, indicator: Tile | str, seen: Iterab
     the player saw beyond the discards (the stock left, tiles opponents
     took); ``rules``: the decision rules (:data:`~okey_vision.coach.strategy.RULES`,
     or ``BASIC`` for distance-then-outs alone)."""
-    tiles, ind, gone = checked(hand, indicator, seen)
+    h = Hand.of(hand, indicator, seen)
+    tiles, ind, gone = list(h.tiles), h.indicator, list(h.seen)
     check_scheme(scheme)
     off = None
     if offered is not None:
@@ -201,7 +206,8 @@ def advise(hand: Iterable[Tile | str] | str, indicator: Tile | str, seen: Iterab
         known = gone + list(table.held)
         check_counts(tiles + ([off] if off else []), ind, known)
     if len(tiles) == MAX_HAND and off is None:
-        return _advise_discard(tiles, ind, gone, known, scheme, twin, with_outs, memo, only_best, table, rules)
+        decl = _declared(h, scheme, memo, declaration)
+        return _advise_discard(tiles, ind, gone, known, scheme, twin, with_outs, memo, only_best, table, rules, decl)
     if len(tiles) == HAND_SIZE:
         return _advise_draw(tiles, ind, gone, known, off, scheme, twin, with_outs, memo, rules, table)
     need = (f"{HAND_SIZE} tiles and the offered discard, or {MAX_HAND} tiles" if off is None
@@ -209,9 +215,20 @@ def advise(hand: Iterable[Tile | str] | str, indicator: Tile | str, seen: Iterab
     raise HandSizeError(f"advice needs {need}; got {len(tiles)} tiles: {format_hand(tiles)[:80]!r}")
 
 
+def _declared(hand: Hand, scheme: str, memo: Memo, given: Declaration | None) -> Declaration:
+    """The hand's declaration: the caller's when given (it must be this hand's), else searched now."""
+    if given is None:
+        return declare(hand, scheme=scheme, memo=memo)
+    if (given.hand, given.indicator, given.scheme) != (hand.tiles, hand.indicator, scheme):
+        raise HandError(f"the declaration given is for {clip(format_hand(given.hand))!r} / "
+                        f"{given.indicator.name} ({given.scheme}), not this hand: {clip(format_hand(hand.tiles))!r} / "
+                        f"{hand.indicator.name} ({scheme})", "declaration_mismatch")
+    return given
+
+
 def _waits_for(out_tiles: Sequence[Tile], outs: int) -> tuple[Why, ...]:
     """The note naming the tiles a hand waits for (none when there are none)."""
-    return (Why("waits_for", (tuple(out_tiles), outs)),) if out_tiles else ()
+    return (Why(Reason.WAITS_FOR, (tuple(out_tiles), outs)),) if out_tiles else ()
 
 
 def keep_back(options: Sequence[DiscardOption], tiles: Sequence[Tile], seen: Sequence[Tile], table: Table,
@@ -279,15 +296,16 @@ def look_ahead(options: Sequence[DiscardOption], tiles: Sequence[Tile], ind: Til
 
 
 def _advise_discard(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[Tile], scheme: str, twin: bool,
-                    with_outs: bool, memo: Memo, only_best: bool, table: Table, rules: Rules) -> Advice:
-    decl = declare(tiles, ind, scheme, memo=memo)
+                    with_outs: bool, memo: Memo, only_best: bool, table: Table, rules: Rules,
+                    decl: Declaration) -> Advice:
     okey = okey_of(ind)
     found = discard_options(tiles, ind, known, memo, with_outs, only_best=only_best and with_outs)
     options = sorted(found, key=lambda o: rank_key(o, okey))
     safety = rules.safety and table.stock_left is not None and not decl.can_declare and len(options) > 1
     if only_best and not (safety or rules.lookahead):
         options = options[:1]
-    common = dict(hand=tuple(tiles), indicator=ind, seen=tuple(gone), indicator_twin=twin, scheme=scheme)
+    common: dict[str, Any] = dict(hand=tuple(tiles), indicator=ind, seen=tuple(gone), indicator_twin=twin,
+                                  scheme=scheme)
     if decl.can_declare:
         finish = decl.best
         assert finish is not None
@@ -296,7 +314,8 @@ def _advise_discard(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[
         wait, why = wait_pays(decl.finishes, tiles, ind, known, scheme, memo) if rules.wait else (False, None)
         if wait and table.stock_left is not None and table.stock_left < 2 * table.players:
             wait, why = False, None  # the stock runs out before the okey could come: a stall scores nothing
-        action, reason = (Action.DISCARD, why) if wait else (Action.DECLARE, Why("declare_reason", (finish, scheme)))
+        reason = why if wait and why is not None else Why(Reason.DECLARE, (finish, scheme))
+        action = Action.DISCARD if wait else Action.DECLARE
         return Advice(action=action, why=reason, distance=0, discards=tuple(options), can_declare=True,
                       declare=finish, wait=wait, **common)
     notes: tuple[Why, ...] = ()
@@ -304,13 +323,13 @@ def _advise_discard(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[
         kept = keep_back(options, tiles, known, table, rules)
         if kept is not None:
             pick, low, risk = kept
-            notes = (Why("keep_back", (options[0].tile, pick.tile)),)
+            notes = (Why(Reason.KEEP_BACK, (options[0].tile, pick.tile)),)
             options = [pick] + [o for o in options if o is not pick]
     if rules.lookahead and with_outs and not notes:  # the fast policy plays the outs
         picked = look_ahead(options, tiles, ind, known, table, memo, rules)
         if picked is not None:
             pick, chosen, first = picked
-            notes = (Why("lookahead_note", (options[0], pick.tile, chosen, first)),)
+            notes = (Why(Reason.LOOKAHEAD, (options[0], pick.tile, chosen, first)),)
             options = [pick] + [o for o in options if o is not pick]
     if only_best:
         options = options[:1]
@@ -318,7 +337,7 @@ def _advise_discard(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[
     # Tied discards are named when the tie-break chose (not the safety rule, which says why itself).
     ties = [o for o in options[1:] if (o.distance, o.outs) == (best.distance, best.outs)] if not notes else []
     notes = notes + _waits_for(best.out_tiles, best.outs) if rules.explain else notes
-    return Advice(action=Action.DISCARD, why=Why("discard_reason", (best, tuple(ties))), distance=best.distance,
+    return Advice(action=Action.DISCARD, why=Why(Reason.DISCARD, (best, tuple(ties))), distance=best.distance,
                   discards=tuple(options), notes=notes, **common)
 
 
@@ -341,17 +360,17 @@ def take_offered(tiles: Sequence[Tile], ind: Tile, gone: Sequence[Tile], offered
 def _advise_draw(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[Tile], off: Tile | None,
                  scheme: str, twin: bool, with_outs: bool, memo: Memo, rules: Rules, table: Table) -> Advice:
     now = read(Pool.of(tiles, ind, known + ([off] if off else [])), TemplateSearch(memo), with_outs=with_outs)
-    common = dict(hand=tuple(tiles), indicator=ind, seen=tuple(gone), distance=now.distance, outs=now.outs,
-                  out_tiles=now.out_tiles, indicator_twin=twin, scheme=scheme)
+    common: dict[str, Any] = dict(hand=tuple(tiles), indicator=ind, seen=tuple(gone), distance=now.distance,
+                                  outs=now.outs, out_tiles=now.out_tiles, indicator_twin=twin, scheme=scheme)
     waits = _waits_for(now.out_tiles, now.outs) if rules.explain else ()
     if off is None:
-        return Advice(action=Action.DRAW, why=Why("draw_reason", (now,)), notes=waits, **common)
+        return Advice(action=Action.DRAW, why=Why(Reason.DRAW, (now,)), notes=waits, **common)
     take, finishes = take_offered(tiles, ind, known, off, now, scheme, memo)
     after: DiscardOption | None = None
     if take:
-        why = Why("take_reason", (off, now, finishes))
+        why = Why(Reason.TAKE, (off, now, finishes))
     else:
-        why = Why("leave_reason", (off, now))
+        why = Why(Reason.LEAVE, (off, now))
         if rules.take_outs and with_outs and 0 < now.distance:
             # Same distance after taking: take when its outs shorten the
             # expected wait for the next step by more than the draw given up.
@@ -365,7 +384,7 @@ def _advise_draw(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[Til
             if after is not None and after.distance == now.distance and \
                     outs_worth_taking(now.outs, after.outs, hidden, rules.take_margin):
                 take = True
-                why = Why("take_outs_reason", (off, after.tile, now, after))
+                why = Why(Reason.TAKE_OUTS, (off, after.tile, now, after))
     if rules.lookahead and rules.look_take and with_outs and not finishes and now.route == "melds" and \
             2 <= now.distance <= rules.look_distance and (not take or after is not None):
         if after is None:
@@ -379,8 +398,8 @@ def _advise_draw(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[Til
             took, drew = look_take(tiles, now, off, after, ind, gone_too, memo, draws, rules.look_samples,
                                    rules.look_budget, seed)
             if not take and took.score > drew.score + rules.look_margin:
-                take, why = True, Why("take_look_reason", (off, after.tile, took, drew))
+                take, why = True, Why(Reason.TAKE_LOOK, (off, after.tile, took, drew))
             elif take and drew.score > took.score + rules.look_margin:
-                take, why = False, Why("leave_look_reason", (off, took, drew))
+                take, why = False, Why(Reason.LEAVE_LOOK, (off, took, drew))
     return Advice(action=Action.TAKE if take else Action.DRAW, why=why, offered=off, take=take,
                   notes=() if take else waits, **common)

@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from okey_vision.coach.pool import Pool
-from okey_vision.coach.reading import checked, read, without
+from okey_vision.coach.reading import HandInput, checked, read, without
 from okey_vision.coach.templates import SHIFT, UNREACHABLE, TemplateSearch
 from okey_vision.errors import HandSizeError
 from okey_vision.melds import PARTNERS, Partner
 from okey_vision.memo import Memo, owned
 from okey_vision.solver import arrange, tiles_in_melds
-from okey_vision.tiles import HAND_SIZE, MAX_HAND, Tile, format_hand, okey_of
+from okey_vision.tiles import HAND_SIZE, MAX_HAND, Tile, TileLike, format_hand, okey_of
 
 
 @dataclass(frozen=True)
@@ -98,15 +98,15 @@ def discard_options(tiles: Sequence[Tile], indicator: Tile, seen: Sequence[Tile]
         # discarded face: the discarded tile would fill it, one gap fewer.)
         # The other discards need more gaps than g15: they start at g15 + 1.
         every, left = search.gap_faces_left(whole.x, whole.y, whole.w, HAND_SIZE, g15, whole.total)
-        for face, mask in left.items():
-            shared[face] = (g15, mask)
+        for left_out, mask in left.items():
+            shared[left_out] = (g15, mask)
         shared.update(_one_gap_more(search, whole, g15, every, [
-            (pool.face(t), pool) for t, _, pool, pairs in candidates
-            if pool.face(t) is not None and pool.face(t) not in shared and g15 + 1 - pool.wh <= pairs]))
+            (played, pool) for t, _, pool, pairs in candidates
+            if (played := pool.face(t)) is not None and played not in shared and g15 + 1 - pool.wh <= pairs]))
     options = []
     for t, rest, pool, pairs in candidates:
         face = pool.face(t)
-        melds = shared.get(face)
+        melds = shared.get(face) if face is not None else None
         worse = bool(shared) and face is not None and (melds is None or melds[0] > g15)
         if only_best and (worse or face is None) and d15 < UNREACHABLE and pairs > d15:
             # Its melds route is longer than d15 (an okey thrown leaves one
@@ -153,7 +153,7 @@ def _one_gap_more(search: TemplateSearch, whole: Pool, g15: int, every: int,
     return found
 
 
-def _fifteen(hand: Iterable[Tile | str] | str, indicator: Tile | str, seen: Iterable[Tile | str] | str
+def _fifteen(hand: HandInput, indicator: Tile | str | None, seen: str | Iterable[TileLike]
              ) -> tuple[list[Tile], Tile, list[Tile]]:
     tiles, ind, gone = checked(hand, indicator, seen)
     if len(tiles) != MAX_HAND:
@@ -161,7 +161,7 @@ def _fifteen(hand: Iterable[Tile | str] | str, indicator: Tile | str, seen: Iter
     return tiles, ind, gone
 
 
-def rank_discards(hand: Iterable[Tile | str] | str, indicator: Tile | str, seen: Iterable[Tile | str] | str = (),
+def rank_discards(hand: HandInput, indicator: Tile | str | None = None, seen: str | Iterable[TileLike] = (),
                   with_outs: bool = True, memo: Memo | None = None) -> list[DiscardOption]:
     """Every distinct discard of a 15-tile hand, best first: lowest distance,
     then most outs, then most tiles kept in melds, keeping okeys last."""
@@ -170,7 +170,7 @@ def rank_discards(hand: Iterable[Tile | str] | str, indicator: Tile | str, seen:
     return sorted(discard_options(tiles, ind, gone, owned(memo), with_outs), key=lambda o: rank_key(o, okey))
 
 
-def best_discard(hand: Iterable[Tile | str] | str, indicator: Tile | str, seen: Iterable[Tile | str] | str = (),
+def best_discard(hand: HandInput, indicator: Tile | str | None = None, seen: str | Iterable[TileLike] = (),
                  memo: Memo | None = None) -> DiscardOption:
     """The discard :func:`rank_discards` ranks first, found faster (a bot's
     move): discards that surely lie farther from winning are skipped."""

@@ -21,8 +21,7 @@ from okey_vision.coach.pool import Pool, pairs_distance
 from okey_vision.coach.templates import UNREACHABLE, TemplateSearch
 from okey_vision.errors import HandSizeError
 from okey_vision.memo import Memo, owned
-from okey_vision.tiles import HAND_SIZE, MAX_HAND, NUM_FACES, TILES, Tile, check_counts, format_hand, parse_hand, \
-    parse_tile
+from okey_vision.tiles import HAND_SIZE, MAX_HAND, NUM_FACES, TILES, Hand, Tile, TileLike, format_hand
 
 
 @dataclass(frozen=True)
@@ -114,14 +113,16 @@ def read(pool: Pool, search: TemplateSearch, with_outs: bool = True, start: int 
     return Reading(d, dm, dp, sum(pool.available(t) for t in tiles), tiles)
 
 
-def checked(hand: Iterable[Tile | str] | str, indicator: Tile | str, seen: Iterable[Tile | str] | str = ()
+#: What the coach's public calls take: a built :class:`Hand`, or tiles (names) made into one.
+HandInput = Hand | str | Iterable[TileLike]
+
+
+def checked(hand: HandInput, indicator: Tile | str | None = None, seen: str | Iterable[TileLike] = ()
             ) -> tuple[list[Tile], Tile, list[Tile]]:
-    """The hand, indicator and seen tiles parsed (once) and their copies checked."""
-    tiles = parse_hand(hand)
-    ind = parse_tile(indicator)
-    gone = parse_hand(seen)
-    check_counts(tiles, ind, gone)
-    return tiles, ind, gone
+    """The tiles, indicator and seen tiles of a :class:`Hand` (checked once,
+    when it was built: :meth:`Hand.of`), or of tiles made into one."""
+    h = Hand.of(hand, indicator, seen)
+    return list(h.tiles), h.indicator, list(h.seen)
 
 
 def without(tiles: Sequence[Tile], tile: Tile) -> list[Tile]:
@@ -143,7 +144,7 @@ def distance_after_discard(tiles: Sequence[Tile], ind: Tile, gone: Sequence[Tile
     return min(pairs, max(0, g15 - whole.wh) if g15 < UNREACHABLE else UNREACHABLE)
 
 
-def distance(hand: Iterable[Tile | str] | str, indicator: Tile | str, seen: Iterable[Tile | str] | str = (),
+def distance(hand: HandInput, indicator: Tile | str | None = None, seen: str | Iterable[TileLike] = (),
              memo: Memo | None = None) -> int:
     """Fewest exchanges to a finished hand (14 tiles; for 15, after the best discard).
 
@@ -162,7 +163,7 @@ def distance(hand: Iterable[Tile | str] | str, indicator: Tile | str, seen: Iter
     return distance_after_discard(tiles, ind, gone, search)
 
 
-def reading(hand: Iterable[Tile | str] | str, indicator: Tile | str, seen: Iterable[Tile | str] | str = (),
+def reading(hand: HandInput, indicator: Tile | str | None = None, seen: str | Iterable[TileLike] = (),
             memo: Memo | None = None) -> Reading:
     """Distance of a 14-tile hand by each route (both exact), with its outs."""
     tiles, ind, gone = checked(hand, indicator, seen)

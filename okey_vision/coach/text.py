@@ -1,32 +1,37 @@
 """Every sentence the coach says to a player, in one place, in English and
 Turkish: each function builds its sentence once, from templates of both
-languages (``lang`` "en", the default, or "tr"). Turkish uses the words
+languages (a :class:`~okey_vision.lang.Lang`, English by default). The coach
+itself returns plain data (:class:`~okey_vision.coach.advice.Why`: a
+:class:`~okey_vision.coach.advice.Reason` and its values); :data:`REASONS`
+says each reason, :func:`explain` a whole advice. Turkish uses the words
 players use at the table: gösterge, okey, sahte okey, ıstaka, per, çift, at,
 bitir, çek.
 
 >>> distance_text(0), distance_text(2)
 ('finished (distance 0)', '2 tiles from winning (distance 2)')
->>> distance_text(2, "tr")
+>>> distance_text(2, Lang.TR)
 'bitmeye 2 taş var (mesafe 2)'
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
+from okey_vision.coach.advice import Action, Advice, Reason, Why
 from okey_vision.coach.templates import UNREACHABLE
+from okey_vision.lang import Lang
 from okey_vision.tiles import HAND_SIZE, MAX_HAND, Tile
 
 if TYPE_CHECKING:  # pragma: no cover - names for type hints only
-    from okey_vision.coach.advice import Action, Advice
     from okey_vision.coach.lookahead import Look
     from okey_vision.coach.ranking import DiscardOption
     from okey_vision.coach.reading import Reading
     from okey_vision.scoring import FinishKind
     from okey_vision.solver import Finish
 
-#: The languages of every sentence.
-LANGS = ("en", "tr")
+#: The languages of every sentence (the codes of :class:`Lang`).
+LANGS = tuple(lang.value for lang in Lang)
 
 #: key -> (English, Turkish) templates; ``{name}`` fields are filled by :func:`say`.
 SENTENCES: dict[str, tuple[str, str]] = {
@@ -155,23 +160,23 @@ SENTENCES: dict[str, tuple[str, str]] = {
 }
 
 
-def say(key: str, lang: str = "en", **fields: object) -> str:
+def say(key: str, lang: Lang = Lang.EN, **fields: object) -> str:
     """The sentence ``key`` in ``lang``, its ``{fields}`` filled."""
     en, tr = SENTENCES[key]
-    return (tr if lang == "tr" else en).format(**fields)
+    return (tr if Lang.of(lang) is Lang.TR else en).format(**fields)
 
 
-def action_label(action: Action, lang: str = "en") -> str:
+def action_label(action: Action, lang: Lang = Lang.EN) -> str:
     """The action in words."""
     return say(f"action.{action.value}", lang)
 
 
-def kind_label(kind: FinishKind, lang: str = "en") -> str:
+def kind_label(kind: FinishKind, lang: Lang = Lang.EN) -> str:
     """The finish kind in words (English: :attr:`FinishKind.label`)."""
-    return kind.label if lang != "tr" else say(f"kind.{kind.value}", lang)
+    return kind.label if Lang.of(lang) is not Lang.TR else say(f"kind.{kind.value}", lang)
 
 
-def scheme_label(scheme: str, lang: str = "en") -> str:
+def scheme_label(scheme: str, lang: Lang = Lang.EN) -> str:
     """A scoring scheme as a sentence names it."""
     key = f"scheme.{scheme}"
     return say(key, lang) if key in SENTENCES else scheme
@@ -183,19 +188,21 @@ def _names(tiles: Sequence[Tile]) -> str:
 
 # ------------------------------------------------------------ reasons ---
 
-def declare_reason(finish: Finish, scheme: str, lang: str = "en") -> str:
+def declare_reason(finish: Finish, scheme: str, lang: Lang = Lang.EN) -> str:
     """Why to declare now."""
     extra = say("okey_doubles", lang) if finish.okey_discard else ""
-    return say("declare_reason", lang, tile=finish.discard.name, how=kind_label(finish.kind, lang),
+    # A 15-tile finish always throws a tile; "-" only guards a 14-tile one.
+    tile = finish.discard.name if finish.discard is not None else "-"
+    return say("declare_reason", lang, tile=tile, how=kind_label(finish.kind, lang),
                points=finish.points(scheme), extra=extra)
 
 
-def wait_reason(wins: int, unseen: int, later: int, now: int, lang: str = "en") -> str:
+def wait_reason(wins: int, unseen: int, later: int, now: int, lang: Lang = Lang.EN) -> str:
     """Why a finished hand should wait one turn."""
     return say("wait_reason", lang, wins=wins, unseen=unseen, later=later, now=now)
 
 
-def discard_reason(best: DiscardOption, ties: Sequence[DiscardOption], lang: str = "en") -> str:
+def discard_reason(best: DiscardOption, ties: Sequence[DiscardOption], lang: Lang = Lang.EN) -> str:
     """Why to throw the first-ranked tile; ``ties`` are the others of equal distance and outs."""
     route = say(f"route.{best.route}", lang) if f"route.{best.route}" in SENTENCES else best.route
     reason = say("discard_reason", lang, tile=best.tile.name, distance=best.distance, route=route, outs=best.outs)
@@ -204,67 +211,110 @@ def discard_reason(best: DiscardOption, ties: Sequence[DiscardOption], lang: str
     return reason
 
 
-def draw_reason(now: Reading, lang: str = "en") -> str:
+def draw_reason(now: Reading, lang: Lang = Lang.EN) -> str:
     """Why to draw when nothing is offered."""
     return say("draw_reason", lang, distance=now.distance, outs=now.outs)
 
 
-def take_reason(offered: Tile, now: Reading, finishes: bool, lang: str = "en") -> str:
+def take_reason(offered: Tile, now: Reading, finishes: bool, lang: Lang = Lang.EN) -> str:
     """Why to take the offered tile."""
     if finishes:
         return say("take_finishes", lang, tile=offered.name)
     return say("take_reason", lang, tile=offered.name, closer=now.distance - 1, outs=now.outs)
 
 
-def take_outs_reason(offered: Tile, throw: Tile, now: Reading, after: DiscardOption, lang: str = "en") -> str:
+def take_outs_reason(offered: Tile, throw: Tile, now: Reading, after: DiscardOption, lang: Lang = Lang.EN) -> str:
     """Why to take a tile that keeps the distance: it adds outs."""
     return say("take_outs_reason", lang, tile=offered.name, distance=now.distance, throw=throw.name,
                after=after.outs, outs=now.outs)
 
 
-def waits_for(tiles: Sequence[Tile], outs: int, lang: str = "en") -> str:
+def waits_for(tiles: Sequence[Tile], outs: int, lang: Lang = Lang.EN) -> str:
     """Which tiles the hand waits for (a note after the reason)."""
     return say("waits_for", lang, tiles=_names(tiles), outs=outs)
 
 
-def keep_back(kept: Tile, thrown: Tile, lang: str = "en") -> str:
+def keep_back(kept: Tile, thrown: Tile, lang: Lang = Lang.EN) -> str:
     """Why a tile is kept back from the next player (a note after the reason)."""
     return say("keep_back", lang, kept=kept.name, thrown=thrown.name)
 
 
-def lookahead_note(other: DiscardOption, tile: Tile, chosen: Look, first: Look, lang: str = "en") -> str:
+def lookahead_note(other: DiscardOption, tile: Tile, chosen: Look, first: Look, lang: Lang = Lang.EN) -> str:
     """Why the lookahead throws ``tile`` rather than ``other``, ranked first by distance then outs (a note)."""
     return say("lookahead_closer" if chosen.goal else "lookahead_note", lang, tile=tile.name, other=other.tile.name,
                other_outs=other.outs, draws=chosen.draws, samples=chosen.samples, won=chosen.wins,
                other_won=first.wins, goal=chosen.goal)
 
 
-def _gets(goal: int, lang: str) -> str:
+def _gets(goal: int, lang: Lang) -> str:
     """What a lookahead sample reaches: finished, or within ``goal`` exchanges of it."""
     return say("look_gets_n", lang, goal=goal) if goal else say("look_gets_0", lang)
 
 
-def take_look_reason(offered: Tile, throw: Tile, took: Look, drew: Look, lang: str = "en") -> str:
+def take_look_reason(offered: Tile, throw: Tile, took: Look, drew: Look, lang: Lang = Lang.EN) -> str:
     """Why to take a tile that keeps the distance: the lookahead finishes more often after taking."""
     return say("take_look_reason", lang, tile=offered.name, throw=throw.name, distance=took.goal + 2,
                gets=_gets(took.goal, lang), draws=drew.draws, samples=took.samples, won=took.wins,
                other_won=drew.wins)
 
 
-def leave_look_reason(offered: Tile, took: Look, drew: Look, lang: str = "en") -> str:
+def leave_look_reason(offered: Tile, took: Look, drew: Look, lang: Lang = Lang.EN) -> str:
     """Why to leave a tile that keeps the distance: the lookahead finishes more often after drawing."""
     return say("leave_look_reason", lang, tile=offered.name, distance=drew.goal + 2, gets=_gets(drew.goal, lang),
                draws=drew.draws, samples=drew.samples, won=drew.wins, other_won=took.wins)
 
 
-def leave_reason(offered: Tile, now: Reading, lang: str = "en") -> str:
+def leave_reason(offered: Tile, now: Reading, lang: Lang = Lang.EN) -> str:
     """Why to leave the offered tile and draw."""
     return say("leave_reason", lang, tile=offered.name, distance=now.distance, outs=now.outs)
 
 
+#: Each reason's sentence: its :attr:`Why.args`, then the language.
+REASONS: dict[Reason, Callable[..., str]] = {
+    Reason.DECLARE: declare_reason,
+    Reason.WAIT: wait_reason,
+    Reason.DISCARD: discard_reason,
+    Reason.DRAW: draw_reason,
+    Reason.TAKE: take_reason,
+    Reason.LEAVE: leave_reason,
+    Reason.TAKE_OUTS: take_outs_reason,
+    Reason.TAKE_LOOK: take_look_reason,
+    Reason.LEAVE_LOOK: leave_look_reason,
+    Reason.WAITS_FOR: waits_for,
+    Reason.KEEP_BACK: keep_back,
+    Reason.LOOKAHEAD: lookahead_note,
+}
+
+
+def said(why: Why, lang: Lang = Lang.EN) -> str:
+    """One reason (or note) in ``lang``."""
+    return REASONS[why.reason](*why.args, lang=lang)
+
+
+def explain(advice: Advice, lang: Lang = Lang.EN) -> str:
+    """Why the advice says what it does, in ``lang``: the reason, then the notes.
+
+    >>> from okey_vision.coach import advise
+    >>> explain(advise("r1 r2 r3 y7 y8 y9 b4 b5 b6 k10 k11 k12 k13 y1", "b9", offered="k9"))
+    'take k9: it finishes the hand'
+    """
+    return "".join([said(advice.why, lang)] + [said(n, lang) for n in advice.notes])
+
+
+def advice_dict(advice: Advice, lang: Lang = Lang.EN) -> dict:
+    """The advice's JSON summary (:meth:`Advice.to_dict`) with its reason in
+    ``lang`` beside the action, as the command line prints it."""
+    out: dict = {}
+    for key, value in advice.to_dict().items():
+        out[key] = value
+        if key == "action":
+            out["reason"] = explain(advice, lang)
+    return out
+
+
 # ----------------------------------------------------- what screens show ---
 
-def distance_text(d: int, lang: str = "en") -> str:
+def distance_text(d: int, lang: Lang = Lang.EN) -> str:
     """'finished (distance 0)', '1 tile from winning (distance 1)', ..."""
     if d >= UNREACHABLE:
         return say("unreachable", lang)
@@ -274,7 +324,7 @@ def distance_text(d: int, lang: str = "en") -> str:
 
 
 def headline(advice: Advice | None, tiles: int, finish: Finish | None, points: int, scheme: str,
-             lang: str = "en") -> str:
+             lang: Lang = Lang.EN) -> str:
     """One sentence for a screen: what to do now."""
     rec = advice.best if advice is not None else None
     if finish is not None and advice is not None and advice.wait and rec is not None:
@@ -294,14 +344,14 @@ def headline(advice: Advice | None, tiles: int, finish: Finish | None, points: i
     return say("head_size", lang, n=tiles, hand=HAND_SIZE, most=MAX_HAND)
 
 
-def take_or_draw_text(advice: Advice, lang: str = "en") -> str:
+def take_or_draw_text(advice: Advice, lang: Lang = Lang.EN) -> str:
     """The take-or-draw advice as a sentence for a screen."""
-    reason = advice.explain(lang)
+    reason = explain(advice, lang)
     return reason[0].upper() + reason[1:] + "."
 
 
 def groups_caption(finish: Finish | None, pairs: int = 0, in_melds: int = 0, tiles: int = 0,
-                   lang: str = "en") -> str:
+                   lang: Lang = Lang.EN) -> str:
     """The caption over the drawn groups: the finish's melds, the seven-pairs
     route (``pairs`` pairs), or the runs and sets (``in_melds`` of ``tiles``)."""
     if finish is not None:
@@ -311,12 +361,12 @@ def groups_caption(finish: Finish | None, pairs: int = 0, in_melds: int = 0, til
     return say("caption_melds", lang, in_melds=in_melds, tiles=tiles)
 
 
-def cannot_take(offered: Tile, why: str, lang: str = "en") -> str:
+def cannot_take(offered: Tile, why: str, lang: Lang = Lang.EN) -> str:
     """The offered tile cannot be taken (too many copies, ...)."""
     return say("cannot_take", lang, tile=offered.name, why=why)
 
 
-def ties_text(best: DiscardOption, ties: Sequence[DiscardOption], lang: str = "en") -> str:
+def ties_text(best: DiscardOption, ties: Sequence[DiscardOption], lang: Lang = Lang.EN) -> str:
     """Equally good discards in a player's words (``ties``: the others of the
     best's distance and outs)."""
     names = [best.tile.name] + [o.tile.name for o in ties]
@@ -328,11 +378,11 @@ def ties_text(best: DiscardOption, ties: Sequence[DiscardOption], lang: str = "e
                outs=best.outs, what=what)
 
 
-def advice_lines(advice: Advice, lang: str = "en") -> list[str]:
+def advice_lines(advice: Advice, lang: Lang = Lang.EN) -> list[str]:
     """The advice as the command line prints it."""
     ind = advice.indicator
     lines = [say("cli_indicator", lang, ind=ind.name, okey=advice.okey.name),
-             say("cli_advice", lang, reason=advice.explain(lang))]
+             say("cli_advice", lang, reason=explain(advice, lang))]
     if advice.indicator_twin:
         lines.append(say("cli_twin", lang, ind=ind.name))
     if advice.discards:

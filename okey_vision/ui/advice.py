@@ -1,9 +1,10 @@
 """From a hand to everything the app shows, or a plain message.
 
-:func:`analyse` checks the hand (tile names, copies, size), arranges it,
-says whether and how it can be declared, and asks the coach
-(:func:`okey_vision.coach.advise`) for its advice on 14 or 15 tiles: the
-:class:`Analysis` holds that :class:`~okey_vision.coach.Advice` itself.
+:func:`analyse` builds the hand once (:meth:`~okey_vision.tiles.Hand.of`:
+tile names, copies, size), arranges it, declares it (once) and asks the
+coach (:func:`okey_vision.coach.advise`, given that declaration) for its
+advice on 14 or 15 tiles: the :class:`Analysis` holds that
+:class:`~okey_vision.coach.Advice` itself.
 Domain errors come back as :class:`Problem` with the error's message, never
 raised. Sentences come from :mod:`okey_vision.coach.text`.
 
@@ -24,12 +25,17 @@ from typing import Iterable
 from okey_vision.coach import Advice, DiscardOption, advise, text
 from okey_vision.coach.text import distance_text
 from okey_vision.errors import OkeyError
+from okey_vision.lang import Lang
 from okey_vision.melds import Meld
 from okey_vision.memo import Memo
 from okey_vision.scoring import COUNTDOWN, check_scheme
 from okey_vision.solver import Arrangement, Declaration, Finish, arrange, declare
-from okey_vision.tiles import HAND_SIZE, MAX_HAND, Hand, Tile, okey_of, parse_hand, parse_tile
-from okey_vision.ui.text import Lang, error_message
+from okey_vision.tiles import HAND_SIZE, MAX_HAND, Hand, Tile, TileLike, okey_of, parse_tile
+from okey_vision.ui.text import error_message
+
+#: What the app analyses: a built hand, or its tiles (names, tiles, reads or
+#: the app's entries, :class:`~okey_vision.ui.state.Entry`) with the indicator beside.
+Tiles = Hand | str | Iterable[TileLike]
 
 
 @dataclass(frozen=True)
@@ -42,12 +48,12 @@ class Problem:
     key: str = ""
     error: OkeyError | None = None
 
-    def said(self, lang: str = "en") -> str:
+    def said(self, lang: Lang = Lang.EN) -> str:
         """The message in ``lang``: a coach sentence, or the domain error's."""
         if self.key:
             return text.say(self.key, lang)
         if self.error is not None:
-            return error_message(self.error, Lang(lang))
+            return error_message(self.error, Lang.of(lang))
         return self.message
 
     @property
@@ -105,31 +111,30 @@ class Analysis:
         """The discard to make (15 tiles)."""
         return self.advice.best if self.advice is not None else None
 
-    def headline(self) -> str:
-        """One sentence: what to do now."""
-        return text.headline(self.advice, len(self.hand.tiles), self.finish, self.points, self.scheme)
+    def headline(self, lang: Lang = Lang.EN) -> str:
+        """One sentence in ``lang``: what to do now."""
+        return text.headline(self.advice, len(self.hand.tiles), self.finish, self.points, self.scheme, lang)
 
 
-def analyse(tiles: str | Iterable[str | Tile], indicator: str | Tile | None,
-            seen: str | Iterable[str | Tile] = (), scheme: str = COUNTDOWN,
+def analyse(tiles: Tiles, indicator: str | Tile | None = None,
+            seen: str | Iterable[TileLike] = (), scheme: str = COUNTDOWN,
             memo: Memo | None = None) -> Analysis | Problem:
     """Analyse a hand; a :class:`Problem` with a plain message if it cannot
     be. ``memo``: the app session's search caches."""
     t0 = time.perf_counter()
     try:
         check_scheme(scheme)
-        if indicator is None or indicator == "":
+        if not isinstance(tiles, Hand) and (indicator is None or indicator == ""):
             return Problem(text.say("no_indicator"), "no_indicator")
-        names = parse_hand(tiles)
-        if not names:
+        hand = Hand.of(tiles, indicator, seen)  # the one check of the hand
+        if not hand.tiles:
             return Problem(text.say("no_tiles"), "no_tiles")
-        hand = Hand(tuple(names), parse_tile(indicator), tuple(parse_hand(seen)))
-        arrangement = arrange(list(hand.tiles), hand.indicator, memo=memo)
-        declaration = declare(list(hand.tiles), hand.indicator, scheme=scheme, memo=memo)
+        arrangement = arrange(hand, memo=memo)
+        declaration = declare(hand, scheme=scheme, memo=memo)
         advice = None
         notes: list[str] = []
         if len(hand.tiles) in (HAND_SIZE, MAX_HAND):
-            advice = advise(hand.tiles, hand.indicator, seen=hand.seen, scheme=scheme, memo=memo)
+            advice = advise(hand, scheme=scheme, memo=memo, declaration=declaration)
         else:
             notes.append(declaration.note)
         return Analysis(hand, scheme, arrangement, declaration, advice, tuple(notes), time.perf_counter() - t0)
@@ -148,17 +153,20 @@ class Session:
 
     def __init__(self, memo: Memo | None = None) -> None:
         self.memo = memo if memo is not None else Memo()
-        self._analyses: OrderedDict[tuple, Analysis | Problem] = OrderedDict()
+        self._analyses: OrderedDict[tuple[Hand, str], Analysis | Problem] = OrderedDict()
 
-    def analyse(self, tiles: Iterable[str | Tile], indicator: str | Tile | None,
-                seen: Iterable[str | Tile] = (), scheme: str = COUNTDOWN) -> Analysis | Problem:
+    def analyse(self, tiles: Tiles, indicator: str | Tile | None = None,
+                seen: str | Iterable[TileLike] = (), scheme: str = COUNTDOWN) -> Analysis | Problem:
         """:func:`analyse` with this session's memo, remembered for the last
-        ``REMEMBERED`` distinct inputs."""
-        name = indicator.name if isinstance(indicator, Tile) else indicator
-        key = (tuple(str(t) for t in tiles), name, tuple(str(t) for t in seen), scheme)
+        ``REMEMBERED`` distinct hands (the built hand is the key)."""
+        try:
+            hand = Hand.of(tiles, indicator, seen)
+        except OkeyError:
+            return analyse(tiles, indicator, seen, scheme)  # the problem, said; nothing to remember
+        key = (hand, scheme)
         hit = self._analyses.get(key)
         if hit is None:
-            hit = analyse(key[0], key[1], key[2], scheme, memo=self.memo)
+            hit = analyse(hand, scheme=scheme, memo=self.memo)
             self._analyses[key] = hit
             if len(self._analyses) > REMEMBERED:
                 self._analyses.popitem(last=False)
@@ -172,18 +180,18 @@ class Session:
         self._analyses.clear()
 
 
-def take_or_draw(a: Analysis, offered: str | Tile, memo: Memo | None = None, lang: str = "en") -> str:
+def take_or_draw(a: Analysis, offered: str | Tile, memo: Memo | None = None, lang: Lang = Lang.EN) -> str:
     """For a 14-tile hand: take the tile the previous player just discarded,
     or draw from the stock? The coach's take-or-draw advice, as a sentence in ``lang``."""
     tile = parse_tile(offered)
     try:
-        adv = advise(a.hand.tiles, a.hand.indicator, seen=a.hand.seen, offered=tile, scheme=a.scheme, memo=memo)
+        adv = advise(a.hand, offered=tile, scheme=a.scheme, memo=memo)
     except OkeyError as exc:
         return text.cannot_take(tile, str(exc), lang)
     return text.take_or_draw_text(adv, lang)
 
 
-def groups_for_display(a: Analysis, lang: str = "en") -> tuple[list[Meld], list[Tile], str]:
+def groups_for_display(a: Analysis, lang: Lang = Lang.EN) -> tuple[list[Meld], list[Tile], str]:
     """The groups to draw: the finishing melds when the hand can be declared,
     else the best runs/sets arrangement, or seven pairs when that route holds
     more tiles; with the leftovers and a caption in ``lang``."""

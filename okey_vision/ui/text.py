@@ -6,40 +6,15 @@ words in Turkish: gösterge (indicator), okey, sahte okey (false joker),
 ıstaka (rack), per (meld), çift (pairs), at (discard), bitir (declare), çek
 (draw).
 
+The language type is :class:`okey_vision.lang.Lang` (re-exported here).
+
 >>> t("discards_seen", Lang.TR, n=2)
 '2 görülen taş sayıldı.'
->>> Lang.pick("tr"), Lang.pick(None, "tr-TR,tr;q=0.9,en;q=0.8"), Lang.pick(None, "de-DE")
-(<Lang.TR: 'tr'>, <Lang.TR: 'tr'>, <Lang.EN: 'en'>)
 """
 
 from __future__ import annotations
 
-from enum import Enum
-
-
-class Lang(str, Enum):
-    """The app's languages."""
-
-    EN = "en"
-    TR = "tr"
-
-    @property
-    def label(self) -> str:
-        """The language's own name, for the switch."""
-        return {"en": "English", "tr": "Türkçe"}[self.value]
-
-    @classmethod
-    def pick(cls, query: str | None, accept_language: str | None = None) -> Lang:
-        """``?lang=`` when it names a language, else Turkish when the browser
-        asks for it first among ours (Accept-Language), else English."""
-        if query and query.lower()[:2] in {lang.value for lang in cls}:
-            return cls(query.lower()[:2])
-        for part in (accept_language or "").split(","):
-            code = part.split(";")[0].strip().lower()[:2]
-            if code in {lang.value for lang in cls}:
-                return cls(code)
-        return cls.EN
-
+from okey_vision.lang import Lang
 
 #: key -> (English, Turkish); ``{name}`` fields are filled by :func:`t`.
 TEXT: dict[str, tuple[str, str]] = {
@@ -215,15 +190,15 @@ def error_message(exc: Exception, lang: Lang = Lang.EN) -> str:
     """A domain error for the player: its own English message, or its
     Turkish sentence by the error's key."""
     key = getattr(exc, "key", "")
-    if lang is Lang.TR and key in ERRORS_TR:
-        return ERRORS_TR[key].format(**exc.fields)
+    if Lang.of(lang) is Lang.TR and key in ERRORS_TR:
+        return ERRORS_TR[key].format(**getattr(exc, "fields", {}))
     return str(exc)
 
 
 def t(key: str, lang: Lang = Lang.EN, **fields: object) -> str:
     """The text ``key`` in ``lang``, its ``{fields}`` filled."""
     en, tr = TEXT[key]
-    return (tr if lang is Lang.TR else en).format(**fields)
+    return (tr if Lang.of(lang) is Lang.TR else en).format(**fields)
 
 
 __all__ = ["Lang", "TEXT", "ERRORS_TR", "t", "error_message"]

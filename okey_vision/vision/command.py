@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
         require(module, "vision", "reading a photo")
     from okey_vision.vision.io import load_photo
     from okey_vision.vision.reader import RackReader, default_reader
-    from okey_vision.vision.reads import APART
+    from okey_vision.vision.reads import APART, hand_from_reads
 
     if (args.solve or args.advise) and not args.indicator:
         raise CliError("--solve and --advise need --indicator")
@@ -56,26 +56,29 @@ def run(args: argparse.Namespace) -> int:
     if indicator is not None:
         out["indicator"] = indicator.name
     extra_text = None
+    # The hand as the app and the advise command build it, once: Hand.of, through the reads.
+    # Only for --solve/--advise: a photo with more tiles than a hand can hold still prints its reads.
+    held = None
+    if (args.solve or args.advise) and indicator is not None:
+        held = hand_from_reads(reads, indicator, include_apart=args.include_apart)
     if args.solve:
         from okey_vision.cli import solve_result
 
-        if not hand:
+        if held is None or not held.tiles:
             raise CliError(f"{args.photo}: no tiles read, nothing to solve")
-        out["solve"] = solve_result(hand, indicator.name)
+        out["solve"] = solve_result(held)
         if not args.json:
             from okey_vision.cli import format_solve
             from okey_vision.solver import arrange, declare
-            from okey_vision.tiles import parse_hand
 
-            h = parse_hand(hand)
-            extra_text = format_solve(arrange(h, indicator), declare(h, indicator))
+            extra_text = format_solve(arrange(held), declare(held))
     if args.advise:
-        from okey_vision.coach import advise
-        from okey_vision.tiles import parse_hand
+        from okey_vision.coach import advise, text
 
-        advice = advise(parse_hand(hand), indicator)
-        out["advice"] = advice.to_dict()
-        extra_text = f"Advice: {advice.reason}"
+        assert held is not None  # --advise needs --indicator (checked above)
+        advice = advise(held)
+        out["advice"] = text.advice_dict(advice)
+        extra_text = f"Advice: {text.explain(advice)}"
     if args.json:
         print(json.dumps(out, default=str))
         return 0

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Sequence
 
-from okey_vision.tiles import Hand, Tile, parse_tile
+from okey_vision.tiles import Hand, Tile, parse_tile  # noqa: F401 - parse_tile: the doctest above
 from okey_vision.vision.config import FlagConfig
 
 #: The flag rule of reads made without a reader's own (``FlagConfig``'s defaults).
@@ -69,7 +69,8 @@ class TileRead:
             return self
         quad = tuple((round(x * factor, 1), round(y * factor, 1)) for x, y in self.quad) if self.quad else self.quad
         along = self.along * factor if self.along is not None else None
-        return replace(self, box=tuple(round(v * factor, 1) for v in self.box), quad=quad, along=along)
+        x1, y1, x2, y2 = (round(v * factor, 1) for v in self.box)
+        return replace(self, box=(x1, y1, x2, y2), quad=quad, along=along)
 
     def to_dict(self) -> dict:
         """A JSON-ready summary (box in input pixels)."""
@@ -98,6 +99,6 @@ def hand_from_reads(
     include_apart: bool = False,
 ) -> Hand:
     """The hand the reads show (rack rows only unless ``include_apart``),
-    checked against the tile set like any other hand."""
+    built as every hand is (:meth:`Hand.of`, checked once there)."""
     chosen = [r for r in rack_order(reads) if include_apart or r.row != APART]
-    return Hand(tuple(r.tile for r in chosen), parse_tile(indicator), tuple(parse_tile(s) for s in seen))
+    return Hand.of(chosen, indicator, seen)

@@ -32,7 +32,7 @@ def show_action(app: AppState, a: Analysis) -> None:
         if rec is not None and ties and a.finish is None:
             st.caption(words.ties_text(rec, ties, app.lang))
         elif advice is not None and advice.action is not Action.DECLARE:
-            st.caption(tx("why", reason=advice.explain(app.lang)))
+            st.caption(tx("why", reason=words.explain(advice, app.lang)))
     photo = app.photo
     if photo is not None and not photo.has_indicator and a.hand.indicator is not None and photo.reads is not None:
         source = tx("source_player") if app.indicator_source is IndicatorSource.PLAYER else tx("source_photo")
