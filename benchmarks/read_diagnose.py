@@ -14,16 +14,13 @@ confusions, the detector's corner error (max corner offset over the tile's
 height, angle of its long axis) and the classifiers with the *true* corners
 (an oracle detector), which separates the classifiers from the geometry.
 
-``--misses``: every missed *rack* tile by the first stage that loses it, on
-the detector path the photo took (upright, oriented, ``/both``: read both
-ways, this one kept): no box at all (IoU >= 0.4 with the tile) above
-``LOW_CONF``; only boxes below the reader's confidence; removed by NMS / the
-"inside a surer box" rule; lost when its row was read again rectified
-(``reader.RECTIFY_ROWS``); by the edge-cut rule; as a blank; by ``NO_FACE``;
-or a read survives but the one-to-one matching gave it another tile. Each
-miss also says whether a read covers the tile only partly (IoU 0.1-0.4: a
-box shifted onto two tiles). Matched rack tiles put ``APART`` are counted
-too (not misses, but off the rack).
+``--misses``: every missed *rack* tile by the first stage of the reader's
+pipeline that loses it (its typed ``ReadTrace``): not seen by the first
+look; not found on the normalised view; by the edge-cut rule; as a blank;
+by ``ClassifyConfig.no_face``; or a read survives but the one-to-one
+matching gave it another tile. Each miss also says whether a read covers
+the tile only partly (IoU 0.1-0.4: a box shifted onto two tiles). Matched
+rack tiles put ``APART`` are counted too (not misses, but off the rack).
 
 For choices only: the default seed (9201) is the validation set; never run
 it on the test seeds (9001, 9101) to choose anything.
@@ -53,8 +50,6 @@ VAL_SEED = 9201
 SIDE_RATIO = 1.25
 #: Median tile height (px) under which a scene counts as small.
 SMALL_PX = 40.0
-#: ``--misses``: the lowest detector confidence looked at.
-LOW_CONF = 0.05
 
 
 def scene_kind(scene) -> str:
@@ -66,116 +61,52 @@ def scene_kind(scene) -> str:
 
 
 def axis_aligned(quad: np.ndarray) -> bool:
-    """True for the corners of an upright box (the upright detector's read)."""
+    """True for the corners of an upright box (an upright-box detector's read)."""
     q = np.asarray(quad, float)
     return bool(np.all(np.abs(q - np.roll(q, 1, axis=0)).min(1) < 0.5))
 
 
-def detector_stages(reader, img, stem: str) -> dict:
-    """One detector's boxes on ``img`` at three stages, at the size the reader
-    used: ``raw`` (score >= LOW_CONF, no suppression), ``above`` (score >= the
-    reader's confidence, no suppression) and ``kept`` (what the reader keeps).
-    With the oriented detector's two passes (``reader.FLIP_FUSE``) ``raw`` and
-    ``above`` hold both passes' boxes, and ``kept`` the fused ones (a box one
-    pass alone found under ``FUSE_SINGLE`` counts as suppressed)."""
-    from okey_vision.vision import reader as rmod
-
-    sizes: list[int] = []
-    detect_at = reader._detect_at
-
-    def record(im, size, st="detector", **kw):
-        sizes.append(size)
-        return detect_at(im, size, st, **kw)
-
-    def both(size):
-        dets = detect_at(img, size, stem)[0]
-        if stem == "detector" and rmod.FLIP_FUSE:
-            dets = dets + detect_at(img, size, stem, mirror=True)[0]
-        return dets
-
-    reader._detect_at = record
-    try:
-        kept = reader._detect_with(stem, img)
-    finally:
-        del reader._detect_at
-    saved = (reader.conf, reader.iou, reader.max_tiles, rmod.suppress_inner, rmod.suppress_inner_quads)
-    try:
-        rmod.suppress_inner = lambda boxes, scores, idx, frac: idx
-        rmod.suppress_inner_quads = lambda quads, scores, idx, frac: idx
-        reader.iou, reader.max_tiles = 1.0, 10 ** 6   # NMS keeps every box
-        reader.conf = LOW_CONF
-        raw = both(sizes[-1])
-        reader.conf = saved[0]
-        above = both(sizes[-1])
-    finally:
-        reader.conf, reader.iou, reader.max_tiles, rmod.suppress_inner, rmod.suppress_inner_quads = saved
-    return {"raw": raw, "above": above, "kept": kept}
+#: The stages of the pipeline a rack tile can be lost at, in order (``ReadTrace``'s fields).
+STAGES = ("not found on the view, nor seen by the first look", "not found on the view, though the look saw it",
+          "removed by the edge-cut rule", "removed as a blank (no ink)", "removed by NO_FACE",
+          "read kept, matched to another tile")
 
 
 def miss_causes(reader, scenes) -> int:
-    """Print the miss-cause table (``--misses``) for rendered scenes."""
+    """Print the miss-cause table (``--misses``) for rendered scenes: each
+    missed rack tile by the first stage whose detections no longer cover it
+    (``ReadTrace``: look, detected, uncut, inked, faced)."""
     from read_accuracy import iou
 
-    from okey_vision.vision import reader as rmod
     from okey_vision.vision.reads import APART
 
     def covers(dets, box, lo=0.4, hi=2.0) -> bool:
         return any(lo <= iou(box, d.box) < hi for d in dets)
 
     causes: collections.Counter = collections.Counter()
-    by_path: collections.Counter = collections.Counter()
-    tiles: collections.Counter = collections.Counter()
-    photos: collections.Counter = collections.Counter()
-    stages = ("no box >= %.2f" % LOW_CONF, "box only below conf %.2f" % reader.conf,
-              "removed by NMS / inside a surer box", "lost when its row was rectified",
-              "removed by the edge-cut rule",
-              "removed as a blank (no ink)", "removed by NO_FACE", "read kept, matched to another tile")
+    tiles = 0
     for sc in scenes:
-        img = sc.image
-        axis = detector_stages(reader, img, rmod.AXIS_DETECTOR)
-        if rmod.upright_photo(axis["kept"]):
-            cands = [("upright", axis)]
-        elif rmod.upright_photo(axis["kept"], rmod.AMBIGUOUS_ASPECT):
-            cands = [("upright", axis), ("oriented", detector_stages(reader, img, "detector"))]
-        else:
-            cands = [("oriented", detector_stages(reader, img, "detector"))]
-        if rmod.RECTIFY_ROWS:  # the last reading's leaning rows read again (RackReader.detect_candidates)
-            cands[-1][1]["rows"] = reader.rectify_rows(img, cands[-1][1]["kept"])
-        best = None
-        for name, st in cands:  # the reader's choice (RackReader._read)
-            trace: dict = {}
-            reads = reader._read_dets(img, st.get("rows", st["kept"]), None, True, trace=trace)
-            conf = float(np.mean([r.confidence for r in reads])) if reads else 0.0
-            if best is None or conf > best[0]:
-                best = (conf, name, st, trace, reads)
-        _, name, st, trace, reads = best
-        path = name + ("/both" if len(cands) == 2 else "")
-        photos[path] += 1
+        reads, trace = reader.read_traced(sc.image)
         mt = dict(match([(t.tile, t.box) for t in sc.tiles], reads))
         for a, t in enumerate(sc.tiles):
             if not t.on_rack:
                 continue
-            tiles[path] += 1
+            tiles += 1
             if a in mt:
                 causes["(matched, put APART)"] += reads[mt[a]].row == APART
                 continue
             b = t.box
-            lost = [not covers(st["raw"], b), not covers(st["above"], b), not covers(st["kept"], b),
-                    not covers(st.get("rows", st["kept"]), b), not covers(trace.get("cut", []), b),
-                    "ink" in trace and not covers(trace["ink"], b),
-                    not covers(trace.get("face", []), b), True]
-            c = stages[lost.index(True)]
-            causes[c] += 1
-            by_path[(path, c)] += 1
+            looked = covers(trace.look.detections, b, 0.2)
+            lost = [not covers(trace.detected, b) and not looked, not covers(trace.detected, b),
+                    not covers(trace.uncut, b), not covers(trace.inked, b), not covers(trace.faced, b), True]
+            causes[STAGES[lost.index(True)]] += 1
             causes["(of the misses: a read covers it partly, IoU 0.1-0.4)"] += covers(reads, b, 0.1, 0.4)
     n = sum(v for k, v in causes.items() if not k.startswith("("))
-    print(f"missed rack tiles: {n} of {sum(tiles.values())}; photos by detector path: "
-          + ", ".join(f"{k} {v} ({tiles[k]} rack tiles)" for k, v in sorted(photos.items())))
-    paths = sorted(photos)
-    print(f"| cause | all | {' | '.join(paths)} |")
-    print("|---|---:|" + "---:|" * len(paths))
-    for c in stages:
-        print(f"| {c} | {causes[c]} | " + " | ".join(str(by_path[(p, c)]) for p in paths) + " |")
+    print(f"missed rack tiles: {n} of {tiles}")
+    print("| cause | tiles |")
+    print("|---|---:|")
+    for c in STAGES:
+        print(f"| {c} | {causes[c]} |")
     for k in sorted(k for k in causes if k.startswith("(")):
         print(f"| {k} | {causes[k]} |")
     return 0
@@ -262,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
                 fitted.append((shift(dq, tq), shift(rq, tq)))
             angle.append(float(np.degrees(np.arccos(min(1.0, abs(float(quad_axes(tq)[0] @ quad_axes(dq)[0])))))))
         if sc.tiles:  # oracle: the classifiers on the true corners, rack's way up decided as usual
-            probs, _ = reader.read_tiles(sc.image, [np.array(t.quad, float) for t in sc.tiles])
+            probs = reader.classifier(sc.image, [np.array(t.quad, float) for t in sc.tiles]).probs
             for t, pr in zip(sc.tiles, probs):
                 f = TILES[int(pr.argmax())]
                 oracle["tiles"] += 1

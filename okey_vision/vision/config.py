@@ -49,6 +49,10 @@ class NormaliseConfig:
     #: Grey margin around the turned photo, in tile heights: the tiles at the
     #: photo's edge still stand on a background, like the renders' racks.
     margin: float = 1.0
+    #: The view holds the tiles found so far and this many tile heights
+    #: around them, not the whole photo: a rack in a wide photo is read on a
+    #: small view (the detector's time grows with the view's area).
+    reach: float = 3.0
     #: The view's long side is at most this (px): a wide table of tiny tiles
     #: is read at a smaller scale rather than on a huge canvas.
     max_side: int = 1280
@@ -144,6 +148,19 @@ class CropConfig:
     #: detector's box, which takes in the tile's thickness and a neighbour's
     #: edge: the quad the app's taps and crops come from.
     report_refined: bool = True
+    #: The tiles are cut from a copy of the photo where a tile is about this
+    #: tall (px; 0: the full-size photo): twice the classifiers' 64 px crops
+    #: keeps every detail they see, and a 12 MP photo's tiles are several
+    #: hundred px tall (each crop then needed its own blur).
+    work_tile_height: float = 128.0
+    #: The fitted corners stop where the face is flat and bright, a little
+    #: inside the tile's rounded, shaded edge that a player (and a labelled
+    #: polygon) calls its outline: each side is moved out by this share of
+    #: the tile's height (top, bottom) and width (left, right). Chosen on the
+    #: real-pixel choose part, where the fitted sides lay 2-4 % inside the
+    #: labelled outlines (median IoU 0.874 -> 0.911 with these).
+    grow_tall: float = 0.02
+    grow_wide: float = 0.03
     #: Drop detections whose face shows no ink: blank or face-down tiles,
     #: which the detectors were never taught.
     drop_blanks: bool = True
@@ -182,6 +199,10 @@ class OrderConfig:
     #: of up to three empty places between its groups (the sample photo's top
     #: row, r6 to b1, is 2.9 of its faces' widths apart).
     neighbour: float = 4.0
+    #: Two groups of tiles in one band across the rows with at most this many
+    #: tile widths between their ends are one rack row (a blank and an empty
+    #: place between two groups, as on a rendered rack, are 3.9 widths apart).
+    merge_reach: float = 8.0
     #: A lone tile joins the nearest row when within this many tile heights
     #: across it and this many tile widths past its ends; else it lies apart.
     lone_band: float = 0.6

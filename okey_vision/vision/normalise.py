@@ -94,8 +94,16 @@ def estimate_pose(quads: Sequence[Quad]) -> RackPose | None:
 
 
 def _neighbour_direction(centres: np.ndarray) -> complex | None:
-    """The mean doubled-angle phasor of each tile's vector to its nearest
-    neighbour (None under three tiles or when they disagree)."""
+    """The doubled-angle phasor of the direction most tiles' vectors to their
+    nearest neighbour share (None under three tiles, or when fewer than half
+    agree): the mode, then the mean of the vectors within ``NEIGHBOUR_TOL``
+    degrees of it, so a few wrong neighbours (a tile found twice, one above
+    the other) do not turn the rack.
+
+    >>> row = np.array([[10.0 * k, 0.5 * k] for k in range(6)] + [[20.0, 6.0]])
+    >>> round(float(np.degrees(np.angle(_neighbour_direction(row)) / 2)), 1)
+    2.9
+    """
     n = len(centres)
     if n < 3:
         return None
@@ -103,8 +111,17 @@ def _neighbour_direction(centres: np.ndarray) -> complex | None:
     dist = np.linalg.norm(d, axis=2)
     np.fill_diagonal(dist, np.inf)
     v = d[np.arange(n), dist.argmin(1)]
-    z = complex(np.exp(2j * np.arctan2(v[:, 1], v[:, 0])).mean())
-    return z if abs(z) >= 0.5 else None
+    z = np.exp(2j * np.arctan2(v[:, 1], v[:, 0]))
+    near = np.abs(np.angle(z[:, None] / z[None, :])) <= np.radians(2 * NEIGHBOUR_TOL)  # doubled angles
+    best = near[int(near.sum(1).argmax())]
+    if best.sum() < 0.5 * n:
+        return None
+    mean = complex(z[best].mean())
+    return mean / abs(mean)
+
+
+#: Neighbour directions within this many degrees of the commonest one agree with it.
+NEIGHBOUR_TOL = 12.0
 
 
 #: A tile's width over its height: Okey tiles are 0.6-0.76 (the renderer's
@@ -122,6 +139,25 @@ class View:
     image: np.ndarray = field(repr=False)
     matrix: np.ndarray
     pose: RackPose | None = None
+    #: The photo's outline on the view (4 x 2): where the view cut it short, a tile may go on past the edge.
+    outline: np.ndarray | None = field(default=None, repr=False)
+
+    def cuts(self, quads: Sequence[Quad], edge: float = 3.0) -> bool:
+        """Whether a quad (view px) reaches an edge of the view where the photo
+        goes on beyond it: the view, cut to the tiles found so far, missed some."""
+        if self.outline is None:
+            return False
+        import cv2
+
+        h, w = self.image.shape[:2]
+        inside = np.asarray(self.outline, np.float32).reshape(-1, 1, 2)
+        for q in quads:
+            for x, y in np.asarray(q, np.float64):
+                at = (min(max(x, 0.0), w), min(max(y, 0.0), h))
+                near = x < edge or y < edge or x > w - edge or y > h - edge
+                if near and cv2.pointPolygonTest(inside, (float(at[0]), float(at[1])), True) > edge:
+                    return True
+        return False
 
     @property
     def inverse(self) -> np.ndarray:
@@ -140,15 +176,21 @@ class View:
         return np.asarray(quad, np.float64) @ self.matrix[:, :2].T + self.matrix[:, 2]
 
 
-def view_matrix(w: int, h: int, pose: RackPose, config: NormaliseConfig) -> tuple[np.ndarray, tuple[int, int]]:
+def view_matrix(w: int, h: int, pose: RackPose, config: NormaliseConfig, region: np.ndarray | None = None
+                ) -> tuple[np.ndarray, tuple[int, int]]:
     """The photo-to-view matrix for a ``w`` x ``h`` photo and the view's size:
     turned by ``-pose.angle`` (when levelling), scaled so a tile is
-    ``config.tile_height`` px tall, the photo's corners inside a margin, the
+    ``config.tile_height`` px tall, the photo's corners inside a margin of
+    ``config.margin`` tiles -- or, given the points of a ``region`` (the tiles
+    found so far), only as far as ``config.reach`` tiles past them -- the
     view's sides multiples of 32 (the long side at most ``config.max_side``).
 
     >>> m, size = view_matrix(400, 300, RackPose(0.0, 80.0, 55.0, 7), NormaliseConfig())
     >>> size, (m.round(2) + 0.0).tolist()
     ((288, 256), [[0.5, 0.0, 44.0], [0.0, 0.5, 53.0]])
+    >>> tiles = np.array([[100.0, 100.0], [180.0, 180.0]])
+    >>> view_matrix(400, 300, RackPose(0.0, 80.0, 55.0, 7), NormaliseConfig(reach=1.0), tiles)[1]
+    (128, 128)
     """
     import cv2
 
@@ -158,8 +200,12 @@ def view_matrix(w: int, h: int, pose: RackPose, config: NormaliseConfig) -> tupl
     for _ in range(2):  # at most one shrink to fit max_side
         m = cv2.getRotationMatrix2D((0.0, 0.0), angle, s)  # turns +angle counter-clockwise as shown
         pts = corners @ m[:, :2].T + m[:, 2]
-        margin = config.margin * pose.tile_height * s  # in tiles of the view
-        lo, hi = pts.min(0) - margin, pts.max(0) + margin
+        tile = pose.tile_height * s  # a tile's height on the view
+        lo, hi = pts.min(0) - config.margin * tile, pts.max(0) + config.margin * tile
+        if region is not None and len(region):
+            near = np.asarray(region, np.float64).reshape(-1, 2) @ m[:, :2].T + m[:, 2]
+            lo = np.maximum(lo, near.min(0) - config.reach * tile)
+            hi = np.minimum(hi, near.max(0) + config.reach * tile)
         span = float(max(hi - lo))
         if span <= config.max_side:
             break
@@ -169,24 +215,34 @@ def view_matrix(w: int, h: int, pose: RackPose, config: NormaliseConfig) -> tupl
     return m, (cw, ch)
 
 
-def normalise(img: np.ndarray, pose: RackPose, config: NormaliseConfig | None = None) -> View:
+def normalise(img: np.ndarray, pose: RackPose, config: NormaliseConfig | None = None,
+              region: np.ndarray | None = None) -> View:
     """The photo turned so its tiles stand upright and scaled to the
-    detectors' tile size (:func:`view_matrix`), on a grey canvas."""
+    detectors' tile size (:func:`view_matrix`; ``region``: the points of the
+    tiles found so far), on a grey canvas. Only the part of the photo the
+    view shows is resampled."""
     import cv2
 
     config = config or NormaliseConfig()
     h, w = img.shape[:2]
-    m, (cw, ch) = view_matrix(w, h, pose, config)
+    m, (cw, ch) = view_matrix(w, h, pose, config, region)
+    inv = cv2.invertAffineTransform(m)
+    seen = np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float64) @ inv[:, :2].T + inv[:, 2]
+    x0, y0 = np.clip(np.floor(seen.min(0)).astype(int) - 2, 0, [w, h])
+    x1, y1 = np.clip(np.ceil(seen.max(0)).astype(int) + 3, 0, [w, h])
+    part = img[y0:max(y1, y0 + 1), x0:max(x1, x0 + 1)]
+    warp = m.copy()
+    warp[:, 2] += m[:, :2] @ [x0, y0]  # the part's pixels, not the photo's
     scale = float(np.hypot(m[0, 0], m[0, 1]))
-    src, pre = img, 1.0
     if scale < 0.5:  # shrink most of the way with area averaging first: a warp alone would alias
         pre = min(1.0, 2 * scale)
-        src = fast_resize(img, max(1, round(w * pre)), max(1, round(h * pre)))
-    warp = m.copy()
-    warp[:, :2] /= pre
-    image = cv2.warpAffine(src, warp, (cw, ch), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+        ph, pw = part.shape[:2]
+        part = fast_resize(part, max(1, round(pw * pre)), max(1, round(ph * pre)))
+        warp[:, :2] *= [[pw / part.shape[1], ph / part.shape[0]]]
+    image = cv2.warpAffine(part, warp, (cw, ch), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                            borderValue=(PAD_GREY, PAD_GREY, PAD_GREY))
-    return View(image, m, pose)
+    outline = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) @ m[:, :2].T + m[:, 2]
+    return View(image, m, pose, outline)
 
 
 __all__ = ["RackPose", "View", "estimate_pose", "normalise", "view_matrix"]

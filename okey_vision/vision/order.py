@@ -63,7 +63,7 @@ def assign_rows(reads: Sequence[TileRead], config: OrderConfig | None = None) ->
     groups: dict[int, list[int]] = {}
     for i in range(n):
         groups.setdefault(find(i), []).append(i)
-    rows = [g for g in groups.values() if len(g) >= 2]
+    rows = merge_rows([g for g in groups.values() if len(g) >= 2], c, w, h, config)
     lone = [g[0] for g in groups.values() if len(g) == 1]
     row_of = {}
     if rows:
@@ -86,6 +86,30 @@ def assign_rows(reads: Sequence[TileRead], config: OrderConfig | None = None) ->
             row_of[int(i)] = 0 if n == 1 else rank
     return [replace(r, row=int(row_of[i]), along=float(c[i, 0]) if axis is not None else None)
             for i, r in enumerate(reads)]
+
+
+def merge_rows(rows: list[list[int]], c: np.ndarray, w: float, h: float, config: OrderConfig
+               ) -> list[list[int]]:
+    """Groups of tiles (indices into the centres ``c``, rack frame) joined when
+    they lie in one band across the rows (``config.row_band`` tile heights)
+    with at most ``config.merge_reach`` tile widths between their ends: two
+    groups of one rack row with empty places between them."""
+    rows = [list(g) for g in rows]
+    merged = True
+    while merged:
+        merged = False
+        for a in range(len(rows)):
+            for b in range(a + 1, len(rows)):
+                ya, yb = float(np.mean(c[rows[a], 1])), float(np.mean(c[rows[b], 1]))
+                xa, xb = c[rows[a], 0], c[rows[b], 0]
+                gap = max(xb.min() - xa.max(), xa.min() - xb.max())
+                if abs(ya - yb) < config.row_band * h and gap < config.merge_reach * w:
+                    rows[a] += rows.pop(b)
+                    merged = True
+                    break
+            if merged:
+                break
+    return rows
 
 
 def row_direction(centres: np.ndarray, axis: np.ndarray, min_deg: float = OrderConfig.row_direction_min_deg
@@ -142,4 +166,4 @@ def common_axis(quads: Sequence[np.ndarray], tol_deg: float = 20.0
     return u, members
 
 
-__all__ = ["assign_rows", "axial_mean", "common_axis", "row_direction"]
+__all__ = ["assign_rows", "axial_mean", "common_axis", "merge_rows", "row_direction"]

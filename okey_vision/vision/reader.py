@@ -34,7 +34,9 @@ import time
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
+from typing import Sequence
 
+import cv2
 import numpy as np
 
 from okey_vision.errors import ImageError
@@ -43,7 +45,7 @@ from okey_vision.vision import refine
 from okey_vision.vision.classify import Classifier, FaceReads, face_probs
 from okey_vision.vision.config import DEFAULT, GREYSCALE_REASON, NormaliseConfig, ReaderConfig
 from okey_vision.vision.consistency import make_consistent
-from okey_vision.vision.crops import aligned, have_ink, is_greyscale
+from okey_vision.vision.crops import aligned, grown, have_ink, is_greyscale, work_image
 from okey_vision.vision.detect import Detection, Detector, dedupe
 from okey_vision.vision.fuse import drop_cut_tiles, fuse_passes, on_photo, rectify_rows
 from okey_vision.vision.io import Photo, as_bgr, load_photo
@@ -142,29 +144,40 @@ class RackReader:
         return list(self._detect(img)[2])
 
     def _detect(self, img: np.ndarray) -> tuple[Look, View | None, list[Detection], RackPose | None]:
-        """Stages 1-4: the first look, the view read (settled once when its
-        boxes say the look's pose was off), the detections in photo px and
-        the pose they give."""
+        """Stages 1-4: the first look; the view read once; the view made again
+        when its boxes say the look's pose was off (or find a rack where the
+        look saw none) or lie on an edge where the view cut the photo; the
+        view's other passes; the detections in photo px and their pose."""
         cfg = self.config.normalise
         seen = look(img, self.detector(ORIENTED), self.config.look)
         if seen.pose is None:
             return seen, None, [], None
-        view = normalise(img, seen.pose, cfg)
-        found = self.detect_view(view)
-        better = estimate_pose([d.quad for d in found])
-        if better is not None and seen.pose.aligned and better.aligned and _departs(better, seen.pose, cfg):
-            view = normalise(img, better, cfg)
-            found = self.detect_view(view)
-            better = estimate_pose([d.quad for d in found])
-        return seen, view, found, better
+        det = self.view_detector
+        view = normalise(img, seen.pose, cfg, _corners(seen.detections))
+        first = det(view.image)
+        back = view.inverse
+        mapped = [d.mapped(back) for d in first]
+        better = estimate_pose([d.quad for d in mapped])
+        if better is not None and (better.aligned and (not seen.pose.aligned or _departs(better, seen.pose, cfg))
+                                   or view.cuts([d.quad for d in first])):
+            view = normalise(img, better, cfg, _corners(mapped))
+            first = det(view.image)
+        found = self.detect_view(view, first)
+        return seen, view, found, estimate_pose([d.quad for d in found])
 
-    def detect_view(self, view: View) -> list[Detection]:
-        """The tiles on a normalised view (detector passes fused, leaning rows
-        read again), corners mapped back onto the photo."""
+    @property
+    def view_detector(self) -> Detector:
+        """The detector that reads the normalised view (``DetectConfig.view_stem``)."""
+        stem = self.config.detect.view_stem
+        return self.detector(stem if self.has_net(stem) else ORIENTED)
+
+    def detect_view(self, view: View, first: list[Detection] | None = None) -> list[Detection]:
+        """The tiles on a normalised view: its first pass (``first``, when
+        already read) and the mirrored one fused, leaning rows read again;
+        corners mapped back onto the photo."""
         cfg = self.config
-        stem = cfg.detect.view_stem if self.has_net(cfg.detect.view_stem) else ORIENTED
-        det = self.detector(stem)
-        found = det(view.image)
+        det = self.view_detector
+        found = det(view.image) if first is None else first
         if cfg.detect.mirror:
             found = dedupe(fuse_passes(found, det(view.image, mirror=True), cfg.fuse), cfg.detect)
         if cfg.fuse.rectify_rows:
@@ -198,19 +211,23 @@ class RackReader:
         clock("detect")
         h, w = img.shape[:2]
         uncut = drop_cut_tiles(found, w, h, cfg.fuse.min_visible)
-        inked = [d for d, k in zip(uncut, have_ink(img, [d.quad for d in uncut])) if k] \
-            if cfg.crop.drop_blanks else uncut
-        fitted = self._fit(img, inked)
+        work, to_work = work_image(img, [d.quad for d in uncut], pose.tile_height if pose else 0.0,
+                                   cfg.crop.work_tile_height)
+        local = [d.mapped(to_work) for d in uncut]
+        ink = have_ink(work, [d.quad for d in local]) if cfg.crop.drop_blanks else [True] * len(local)
+        inked, local = [d for d, k in zip(uncut, ink) if k], [d for d, k in zip(local, ink) if k]
+        fitted = self._fit(work, local)
         clock("crop")
         also = [f if f is not None and refine.shift(f, d.quad) >= cfg.crop.refined_shift else None
-                for d, f in zip(inked, fitted)]
-        faces = self.classifier(img, [d.quad for d in inked], also)
+                for d, f in zip(local, fitted)]
+        faces = self.classifier(work, [d.quad for d in local], also)
         keep = faces.probs.max(1) >= cfg.classify.no_face if len(faces) else np.zeros(0, bool)
         faced = [d for d, k in zip(inked, keep) if k]
-        faces = faces.keep(keep)
-        fitted = [f for f, k in zip(fitted, keep) if k]
+        back = cv2.invertAffineTransform(to_work)
+        faces = faces.keep(keep).mapped(back)
+        fitted = [None if f is None else f @ back[:, :2].T + back[:, 2] for f, k in zip(fitted, keep) if k]
         clock("classify")
-        reads = self._reads(img, faced, faces, fitted, indicator, consistent)
+        reads = self._reads(img, faces, fitted, indicator, consistent)
         clock("order")
         trace = ReadTrace(seen, view, pose, tuple(found), tuple(uncut), tuple(inked), tuple(faced), tuple(clock.laps))
         return reads, trace
@@ -225,22 +242,22 @@ class RackReader:
             out.append(q if moved else None)
         return out
 
-    def _reads(self, img: np.ndarray, dets: list[Detection], faces: FaceReads, fitted: list[np.ndarray | None],
+    def _reads(self, img: np.ndarray, faces: FaceReads, fitted: list[np.ndarray | None],
                indicator: Tile | str | None, consistent: bool) -> list[TileRead]:
         """The reads of the kept detections: corners, ranked faces, flags, rows and rack order."""
         cfg = self.config
         h, w = img.shape[:2]
         reason = GREYSCALE_REASON if is_greyscale(img) else ""
         reads = []
-        for p, q, f, t in zip(faces.probs, faces.quads, fitted, faces.turn):
-            if cfg.crop.report_refined and f is not None:
-                q = aligned(f, q)  # the face's own corners, turned the way the tile was read
+        for p, q, f, t, a in zip(faces.probs, faces.quads, fitted, faces.turn, faces.floor):
+            if cfg.crop.report_refined and f is not None:  # the tile's own outline, turned the way it was read
+                q = grown(aligned(f, q), cfg.crop.grow_tall, cfg.crop.grow_wide)
             top = np.argsort(-p)[:cfg.classify.top_k]
             alts = tuple((TILES[i], float(p[i])) for i in top)
             reads.append(TileRead(box=tuple(round(v, 1) for v in on_photo(q, w, h)), tile=alts[0][0],
                                   confidence=alts[0][1], alternatives=alts,
                                   quad=tuple((round(float(x), 1), round(float(y), 1)) for x, y in q),
-                                  reason=reason, turn=round(float(t), 3)))
+                                  reason=reason, turn=round(float(t), 3), agreement=round(float(a), 4)))
         reads = assign_rows(reads, cfg.order)
         if consistent:
             reads = make_consistent(reads, indicator)
@@ -253,6 +270,11 @@ class RackReader:
         in the *input's* pixels (whatever shrinking the decoding did)."""
         reads = self.read(photo.image, indicator=indicator, consistent=consistent)
         return [r.scaled(1 / photo.scale) for r in reads]
+
+
+def _corners(dets: Sequence[Detection]) -> np.ndarray:
+    """Every corner of the detections, (4n, 2)."""
+    return np.concatenate([d.quad for d in dets]) if dets else np.zeros((0, 2))
 
 
 def _departs(pose: RackPose, first: RackPose, cfg: NormaliseConfig) -> bool:
