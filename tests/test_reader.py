@@ -180,7 +180,7 @@ def test_a_planted_impossible_read_is_fixed(reader: RackReader, monkeypatch) -> 
         faces = real(self, img, quads, also, group)
         probs = faces.probs * 0.3
         probs[:, parse_tile("r5").index] += 0.7
-        return FaceReads(probs, faces.quads, faces.turn, faces.floor)
+        return FaceReads(probs, faces.quads, faces.turn)
 
     monkeypatch.setattr(Classifier, "__call__", plant)
     reads = reader.read(scene.image)

@@ -249,7 +249,7 @@ class RackReader:
         h, w = img.shape[:2]
         reason = GREYSCALE_REASON if is_greyscale(img) else ""
         reads = []
-        for p, q, f, t, a in zip(faces.probs, faces.quads, fitted, faces.turn, faces.floor):
+        for p, q, f, t in zip(faces.probs, faces.quads, fitted, faces.turn):
             if cfg.crop.report_refined and f is not None:  # the tile's own outline, turned the way it was read
                 q = grown(aligned(f, q), cfg.crop.grow_tall, cfg.crop.grow_wide)
             top = np.argsort(-p)[:cfg.classify.top_k]
@@ -257,7 +257,7 @@ class RackReader:
             reads.append(TileRead(box=tuple(round(v, 1) for v in on_photo(q, w, h)), tile=alts[0][0],
                                   confidence=alts[0][1], alternatives=alts,
                                   quad=tuple((round(float(x), 1), round(float(y), 1)) for x, y in q),
-                                  reason=reason, turn=round(float(t), 3), agreement=round(float(a), 4)))
+                                  reason=reason, turn=round(float(t), 3)))
         reads = assign_rows(reads, cfg.order)
         if consistent:
             reads = make_consistent(reads, indicator)
