@@ -143,30 +143,28 @@ def upright_crop(img: np.ndarray, quad: Quad, size: int = CROP_SIZE,
 def work_image(img: np.ndarray, quads: Sequence[Quad], tile_height: float, target: float
                ) -> tuple[np.ndarray, np.ndarray]:
     """The part of a photo holding the tiles (their corners grown by a tile
-    height) shrunk so a tile is about ``target`` px tall (never enlarged;
-    ``target`` 0: full size): (the image, the 2 x 3 photo-to-image matrix).
-    The crops, the ink check and the corner fitting all work on it: a 12 MP
-    photo's tiles are hundreds of px tall, ten times what a 64 px crop needs.
+    height) shrunk by the whole factor that leaves a tile at least ``target``
+    px tall (never enlarged; ``target`` 0: full size): (the image, the 2 x 3
+    photo-to-image matrix). The crops, the ink check and the corner fitting
+    all work on it: a 12 MP photo's tiles are hundreds of px tall, several
+    times what a 64 px crop needs.
 
     >>> img = np.zeros((3000, 4000, 3), np.uint8)
     >>> part, m = work_image(img, [box_quad((1000, 1000, 1300, 1400))], 400.0, 100.0)
     >>> part.shape, m.tolist()
     ((300, 275, 3), [[0.25, 0.0, -150.0], [0.0, 0.25, -150.0]])
     """
+    from okey_vision.vision.detect import shrink_by
+
     h, w = img.shape[:2]
     if not len(quads):
         return img, np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
     pts = np.concatenate([np.asarray(q, np.float64).reshape(-1, 2) for q in quads])
     x0, y0 = np.clip(np.floor(pts.min(0) - tile_height), 0, [w, h]).astype(int)
     x1, y1 = np.clip(np.ceil(pts.max(0) + tile_height), 0, [w, h]).astype(int)
-    s = min(1.0, target / max(tile_height, 1e-6)) if target > 0 else 1.0
-    part = img[y0:max(y1, y0 + 1), x0:max(x1, x0 + 1)]
-    if s < 1.0:
-        import cv2
-
-        ph, pw = part.shape[:2]
-        part = cv2.resize(part, (max(1, round(pw * s)), max(1, round(ph * s))), interpolation=cv2.INTER_AREA)
-    return part, np.array([[s, 0.0, -s * x0], [0.0, s, -s * y0]])
+    k = max(1, int(tile_height // target)) if target > 0 else 1
+    part = shrink_by(img[y0:max(y1, y0 + k), x0:max(x1, x0 + k)], k)
+    return part, np.array([[1 / k, 0.0, -x0 / k], [0.0, 1 / k, -y0 / k]])
 
 
 def face_colour(crop: np.ndarray) -> np.ndarray:
