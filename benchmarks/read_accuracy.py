@@ -306,15 +306,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--models", help="model folder")
     p.add_argument("--out", default=str(ROOT / "benchmarks" / "out"))
     p.add_argument("--docs", action="store_true", help="also save the confusion PNGs in docs/")
+    p.add_argument("--set", dest="settings", action="append", default=[],
+                   help="a reader setting, section.name=value (repeatable; see okey_vision/vision/config.py)")
     args = p.parse_args(argv)
 
+    from okey_vision.vision.config import DEFAULT
     from okey_vision.vision.reader import RackReader
 
     if (args.backend or os.environ.get("OKEY_VISION_BACKEND")) == "torch":
         from okey_vision.training.torchnet import use_torch
 
         use_torch()  # the runtime runs ONNX only: training hands it the torch runner for .pt files
-    reader = RackReader(args.models, prefer_onnx=None if args.backend is None else args.backend == "onnx").load()
+    reader = RackReader(args.models, prefer_onnx=None if args.backend is None else args.backend == "onnx",
+                        config=DEFAULT.with_settings(args.settings)).load()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     results = {"backend": reader.backend, "models": reader.backends}

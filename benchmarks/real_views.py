@@ -192,6 +192,13 @@ def then(a: Homography, b: Callable[[int, int], Homography]) -> Homography:
     return mb @ a[0], size
 
 
+def warm_dim(image: np.ndarray) -> np.ndarray:
+    """The photo under a dim, warm lamp: blue and green cut (to 60 % and 85 %),
+    then darkened (gamma 1.6): the light of players' evening tables."""
+    x = image.astype(np.float32) / 255.0 * np.array([0.6, 0.85, 1.0], np.float32)
+    return np.clip(255.0 * x ** 1.6, 0, 255).astype(np.uint8)
+
+
 def apply(photo: RealPhoto, image: np.ndarray, kind: str, name: str, hom: Homography) -> View:
     """The view of ``photo`` through a homography: the warped pixels, the labels carried along."""
     import cv2
@@ -215,8 +222,9 @@ CLOSE_TURNS = (30, 45, 60, -45)
 
 def views(photo: RealPhoto, turns: Sequence[int] = TURNS, kinds: Sequence[str] | None = None) -> list[View]:
     """Every view of one photo: as it is, turned by each of ``turns``, framed
-    farther and closer, seen from either side, and closer then turned (the
-    close-ups players take); ``kinds`` keeps some kinds only."""
+    farther and closer, seen from either side, closer then turned (the
+    close-ups players take), and under a warm, dim light; ``kinds`` keeps
+    some kinds only."""
     img = photo.image()
     h, w = img.shape[:2]
     ident: Homography = (np.eye(3), (w, h))
@@ -229,7 +237,10 @@ def views(photo: RealPhoto, turns: Sequence[int] = TURNS, kinds: Sequence[str] |
              ("side", "from the right", side(w, h, "right"))]
     made += [("closer-turned", f"closer, turned {a}", then(near, lambda cw, ch, a=a: turn(cw, ch, a)))
              for a in CLOSE_TURNS]
-    return [apply(photo, img, k, n, hom) for k, n, hom in made if kinds is None or k in kinds]
+    out = [apply(photo, img, k, n, hom) for k, n, hom in made if kinds is None or k in kinds]
+    if kinds is None or "warm-dim" in kinds:
+        out.append(apply(photo, warm_dim(img), "warm-dim", "warm, dim light", ident))
+    return out
 
 
 # -- scoring ------------------------------------------------------------------------------

@@ -30,6 +30,11 @@ CROP_SIZE = 64
 UPRIGHT_MARGIN = 0.08
 #: The cream face is mapped to this BGR colour by :func:`white_balance`.
 FACE_REFERENCE = (215.0, 225.0, 230.0)
+#: Channel gains of the white balance lie within these bounds: a dark or odd
+#: crop is not blown up past them. 8 (was 4): under a dim, warm lamp a face's
+#: blue channel needs ~10x, and at 4 the shared Okey photo's red 7 still read
+#: black; at 6-12 it read red (real-pixel choose part, "warm, dim light").
+GAIN_BOUNDS = (0.5, 8.0)
 
 Quad = np.ndarray  # 4 x 2 float: TL, TR, BR, BL
 
@@ -182,14 +187,13 @@ def face_colours(crops: Sequence[np.ndarray]) -> np.ndarray:
 
 
 def _balance_gains(face: np.ndarray) -> np.ndarray:
-    """Channel gains taking ``face`` to ``FACE_REFERENCE``, clipped to 0.5-4
-    (a dark or odd crop is not blown up)."""
-    return np.clip(np.asarray(FACE_REFERENCE, np.float32) / face, 0.5, 4.0)
+    """Channel gains taking ``face`` to ``FACE_REFERENCE``, within ``GAIN_BOUNDS``."""
+    return np.clip(np.asarray(FACE_REFERENCE, np.float32) / face, *GAIN_BOUNDS)
 
 
 def white_balance(crop: np.ndarray, face: np.ndarray | None = None) -> np.ndarray:
     """The crop with its channels scaled so the face becomes ``FACE_REFERENCE``
-    (gains clipped to 0.5-4: a dark or odd crop is not blown up)."""
+    (gains within ``GAIN_BOUNDS``: a dark or odd crop is not blown up)."""
     f = face_colour(crop) if face is None else face
     return np.clip(crop.astype(np.float32) * _balance_gains(f), 0, 255).astype(np.uint8)
 
