@@ -56,9 +56,9 @@ def sharpness(img) -> float:
     """Variance of the Laplacian of a 512-px grey copy (higher is sharper)."""
     import cv2
 
-    from okey_vision.vision.io import shrink
+    from okey_vision.vision.resize import cap_side
 
-    small = shrink(img, 512)
+    small = cap_side(img, 512)
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     return float(cv2.Laplacian(grey, cv2.CV_64F).var())
 

@@ -20,6 +20,8 @@ from typing import Sequence
 
 import numpy as np
 
+from okey_vision.vision.resize import shrink_by
+
 #: Number classifier classes.
 NUMBER_CLASSES: tuple[str, ...] = tuple(str(n) for n in range(1, 14)) + ("fj",)
 #: Colour classifier classes.
@@ -159,8 +161,6 @@ def work_image(img: np.ndarray, quads: Sequence[Quad], tile_height: float, targe
     >>> part.shape, m.tolist()
     ((300, 275, 3), [[0.25, 0.0, -150.0], [0.0, 0.25, -150.0]])
     """
-    from okey_vision.vision.detect import shrink_by
-
     h, w = img.shape[:2]
     if not len(quads):
         return img, np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])

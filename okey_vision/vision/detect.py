@@ -20,6 +20,7 @@ import numpy as np
 from okey_vision.vision.config import DetectConfig
 from okey_vision.vision.crops import Quad, box_quad, obb_quad, quad_axes, upright_quad
 from okey_vision.vision.nets import Net
+from okey_vision.vision.resize import shrink
 
 #: Grey the detectors were trained to see around a letterboxed image (ultralytics' pad value).
 PAD_GREY = 114
@@ -61,41 +62,6 @@ class Detection:
         rolls = [np.roll(q, -k, axis=0) for k in range(4)]
         best = max(rolls, key=lambda r: float(-quad_axes(r)[1][1]))  # "up" nearest the image's up
         return Detection(best, self.score, self.oriented)
-
-
-def fast_resize(img: np.ndarray, nw: int, nh: int) -> np.ndarray:
-    """Resize to (nw, nh): INTER_AREA when shrinking, after a cheap bilinear
-    step down to 3x the target when shrinking a lot (a 12 MP photo to 416 px
-    costs a few ms instead of a full area average over every pixel)."""
-    import cv2
-
-    h, w = img.shape[:2]
-    if nw >= w and nh >= h:
-        return cv2.resize(img, (nw, nh), interpolation=cv2.INTER_LINEAR)
-    if w > 6 * nw and h > 6 * nh:
-        img = cv2.resize(img, (3 * nw, 3 * nh), interpolation=cv2.INTER_LINEAR)
-    return cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA)
-
-
-def shrink_by(img: np.ndarray, k: int) -> np.ndarray:
-    """The image shrunk by a whole factor ``k`` (area average; OpenCV's fast
-    path: ten times quicker than a fractional factor on a 12 MP photo), its
-    last ``w % k`` columns and ``h % k`` rows dropped."""
-    import cv2
-
-    if k <= 1:
-        return img
-    h, w = img.shape[:2]
-    return cv2.resize(img[:h - h % k, :w - w % k], (w // k, h // k), interpolation=cv2.INTER_AREA)
-
-
-def shrink(img: np.ndarray, size: int) -> tuple[np.ndarray, float]:
-    """The image with its long side ``size`` (never enlarged past it), and the scale used."""
-    h, w = img.shape[:2]
-    s = size / max(h, w)
-    if s == 1:
-        return img, 1.0
-    return fast_resize(img, max(1, round(w * s)), max(1, round(h * s))), s
 
 
 def letterbox(img: np.ndarray) -> tuple[np.ndarray, int, int]:
@@ -263,5 +229,5 @@ def dedupe(dets: list[Detection], config: DetectConfig) -> list[Detection]:
     return [dets[i] for i in sorted(keep)]
 
 
-__all__ = ["Detection", "Detector", "PAD_GREY", "dedupe", "fast_resize", "letterbox", "not_outsized",
-           "quad_iou", "shrink", "shrink_by", "suppress_inner", "suppress_inner_quads"]
+__all__ = ["Detection", "Detector", "PAD_GREY", "dedupe", "letterbox", "not_outsized", "quad_iou",
+           "suppress_inner", "suppress_inner_quads"]

@@ -26,7 +26,8 @@ import numpy as np
 
 from okey_vision.vision.config import NormaliseConfig
 from okey_vision.vision.crops import Quad, quad_axes, upright_quad
-from okey_vision.vision.detect import PAD_GREY, fast_resize
+from okey_vision.vision.detect import PAD_GREY
+from okey_vision.vision.resize import fast_resize
 
 
 @dataclass(frozen=True)
