@@ -12,6 +12,7 @@ np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 
 from hostile import jpeg_with_app_data, jpeg_with_size, png_bomb, png_header, tiff  # noqa: E402
+
 from okey_vision.errors import ImageError  # noqa: E402
 from okey_vision.imagesize import read_header  # noqa: E402
 from okey_vision.vision import io  # noqa: E402
