@@ -170,8 +170,8 @@ def write_real_detect(out_dir: str | Path, root: str | Path | None = None,
                 lines = [obb_line(0, [(lab.box[0], lab.box[1]), (lab.box[2], lab.box[1]), (lab.box[2], lab.box[3]),
                                       (lab.box[0], lab.box[3])], im.width, im.height) for lab in im.labels]
             else:
-                lines = [yolo_line(lab.tile.index if classes == "faces" and lab.tile else 0, lab.box, im.width, im.height)
-                         for lab in im.labels]
+                lines = [yolo_line(lab.tile.index if classes == "faces" and lab.tile else 0, lab.box,
+                                   im.width, im.height) for lab in im.labels]
             label_text = "\n".join(lines) + ("\n" if lines else "")
             tiles = [{"name": lab.name, "box": [round(v, 2) for v in lab.box]} for lab in im.labels]
             for k in range(repeat if sp == split[0] else 1):  # validation photos count once
