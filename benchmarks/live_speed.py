@@ -64,7 +64,7 @@ def main() -> None:
                 session.analyse(list(state.hand), ind, (), "countdown")
                 done = time.perf_counter() - t_switch
             time.sleep(1 / args.fps)
-        print(f"rack {k}: {'hand and advice after %.2f s' % done if done else 'NOT read within the hold'}"
+        print(f"rack {k}: {f'hand and advice after {done:.2f} s' if done else 'NOT read within the hold'}"
               f" ({len(hand)} tiles)", flush=True)
         if k and done is not None:
             lags.append(done)

@@ -39,7 +39,7 @@ def phone_photo(seed: int = 5, tilted: bool = False) -> tuple[bytes, int]:
             long_side=(1024, 1024), aspects=(4 / 3,))
     scene = render_scene(seed, cfg)
     big = cv2.resize(scene.image, (4000, 3000), interpolation=cv2.INTER_CUBIC)
-    ok, buf = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    _, buf = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 92])
     return buf.tobytes(), len(scene.tiles)
 
 

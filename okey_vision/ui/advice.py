@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from okey_vision.coach import Advice, DiscardOption, advise, text
 from okey_vision.coach.text import distance_text

@@ -21,8 +21,8 @@ import logging
 import threading
 import time
 from collections import Counter, deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 #: Seconds between two reads of the newest frame.
 READ_INTERVAL = 0.4
@@ -142,7 +142,7 @@ class LiveReader:
                 continue
             try:
                 reads = self._read(frame)
-            except Exception:  # noqa: BLE001 - a bad frame is skipped, the live view goes on
+            except Exception:  # a bad frame is skipped, the live view goes on
                 reads = None
                 self._failures += 1
                 if self._failures == 1 or self._failures % 50 == 0:  # the cause once, then a count

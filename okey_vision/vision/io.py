@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import os
 import threading
-from contextlib import contextmanager
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 import numpy as np
 
-from okey_vision.errors import ImageError, ImageProblem, clip
+from okey_vision.errors import ImageError, ImageProblem
 from okey_vision.imagesize import image_format, read_header
 from okey_vision.vision.resize import cap_side
 
@@ -157,10 +157,8 @@ def quiet_stderr() -> Iterator[None]:
 def _silence_opencv_log() -> None:
     import cv2
 
-    try:
+    with suppress(AttributeError):  # older builds have no cv2.utils.logging
         cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
-    except AttributeError:  # pragma: no cover - older builds
-        pass
 
 
 def as_bgr(image: np.ndarray, bgr: bool = True) -> np.ndarray:

@@ -168,7 +168,7 @@ def photo_tap(app: AppState, image) -> dict | None:
     """The photo shown tappable: the last tap ({} before any), or None when
     the tap component is not installed (the photo is then not drawn yet)."""
     try:
-        from streamlit_image_coordinates import streamlit_image_coordinates  # type: ignore[import-untyped]
+        from streamlit_image_coordinates import streamlit_image_coordinates
     except ImportError:  # the plain photo: correct with the pickers below
         return None
     assert app.photo is not None
