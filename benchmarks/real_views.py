@@ -18,9 +18,9 @@ the pixels. Used by ``benchmarks/real_pixels.py`` and by the reader's tests.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
 
 import numpy as np
 
@@ -146,7 +146,7 @@ def turn(w: int, h: int, degrees: float) -> Homography:
 
     m = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
     c, s = abs(m[0, 0]), abs(m[0, 1])
-    nw, nh = int(round(h * s + w * c)), int(round(h * c + w * s))
+    nw, nh = round(h * s + w * c), round(h * c + w * s)
     m[0, 2] += nw / 2 - w / 2
     m[1, 2] += nh / 2 - h / 2
     return np.vstack([m, [0, 0, 1]]), (nw, nh)
@@ -156,7 +156,7 @@ def border(w: int, h: int, share: float = 0.3) -> Homography:
     """Framed farther: a plain border of ``share`` of the long side on every side."""
     b = share * max(w, h)
     m = np.array([[1, 0, b], [0, 1, b], [0, 0, 1]], np.float64)
-    return m, (int(round(w + 2 * b)), int(round(h + 2 * b)))
+    return m, (round(w + 2 * b), round(h + 2 * b))
 
 
 def closer(w: int, h: int, labels: Sequence[Label], margin: float = 0.25) -> Homography:
@@ -169,7 +169,7 @@ def closer(w: int, h: int, labels: Sequence[Label], margin: float = 0.25) -> Hom
     x1, y1 = np.minimum(pts.max(0) + pad, [w, h])
     s = max(w, h) / max(x1 - x0, y1 - y0)
     m = np.array([[s, 0, -s * x0], [0, s, -s * y0], [0, 0, 1]], np.float64)
-    return m, (int(round((x1 - x0) * s)), int(round((y1 - y0) * s)))
+    return m, (round((x1 - x0) * s), round((y1 - y0) * s))
 
 
 def side(w: int, h: int, near: str = "left", squeeze: float = 0.35) -> Homography:

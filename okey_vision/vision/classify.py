@@ -13,15 +13,23 @@ own evidence is strong (``ClassifyConfig.own_turn_evidence``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import numpy as np
 
 from okey_vision.tiles import TILES
 from okey_vision.vision.config import ClassifyConfig, CropConfig
-from okey_vision.vision.crops import (COLOR_CLASSES, CROP_SIZE, NUMBER_CLASSES, Quad, aligned, turned,
-                                      upright_crop, white_balance_all)
+from okey_vision.vision.crops import (
+    COLOR_CLASSES,
+    CROP_SIZE,
+    NUMBER_CLASSES,
+    Quad,
+    aligned,
+    turned,
+    upright_crop,
+    white_balance_all,
+)
 from okey_vision.vision.nets import Net
 from okey_vision.vision.order import common_axis
 
@@ -44,10 +52,10 @@ class FaceReads:
         quads = tuple(np.asarray(q) @ matrix[:, :2].T + matrix[:, 2] for q in self.quads)
         return FaceReads(self.probs, quads, self.turn)
 
-    def keep(self, mask: Sequence[bool]) -> FaceReads:
+    def keep(self, mask: Sequence[bool] | np.ndarray) -> FaceReads:
         """Only the tiles where ``mask`` holds."""
         m = np.asarray(mask, bool)
-        return FaceReads(self.probs[m], tuple(q for q, k in zip(self.quads, m) if k), self.turn[m])
+        return FaceReads(self.probs[m], tuple(q for q, k in zip(self.quads, m, strict=True) if k), self.turn[m])
 
 
 def face_probs(pn: np.ndarray, pc: np.ndarray) -> np.ndarray:
@@ -89,7 +97,7 @@ class Classifier:
             return FaceReads(np.zeros((0, len(TILES))), (), np.zeros(0))
         qs = [np.asarray(q, np.float64) for q in quads]  # as the tiles stand (a view's detections)
         extra = [i for i in range(n) if also is not None and also[i] is not None]
-        rq = [aligned(also[i], qs[i]) for i in extra]  # type: ignore[index]
+        rq = [aligned(np.asarray(also[i]), qs[i]) for i in extra]  # type: ignore[index]  # `extra` holds only tiles with a second quad
         margins, more = self.crop.margins, self.crop.refined_margins
         cut = [(q, m) for m in margins for q in qs + [turned(q) for q in qs]]
         cut += [(q, m) for m in more for q in rq + [turned(q) for q in rq]] if extra else []
@@ -124,7 +132,7 @@ class Classifier:
                     if abs(d[i]) < self.config.own_turn_evidence:
                         flip[i] = vote < 0
         probs = np.where(flip[:, None], p180, p0)
-        chosen = tuple(turned(q) if f else q for q, f in zip(qs, flip))
+        chosen = tuple(turned(q) if f else q for q, f in zip(qs, flip, strict=True))
         return FaceReads(probs, chosen, np.abs(d))
 
     @staticmethod

@@ -16,7 +16,7 @@ to the room's light.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -114,14 +114,14 @@ def upright_crop(img: np.ndarray, quad: Quad, size: int = CROP_SIZE,
 
     q = np.asarray(quad, np.float64)
     right, up, w, h = quad_axes(q)
-    ml, mt, mr, mb = (margin,) * 4 if np.isscalar(margin) else tuple(margin)
+    ml, mt, mr, mb = (float(margin),) * 4 if isinstance(margin, (int, float)) else tuple(margin)
     # grow each corner along the tile's own axes (perspective: good enough at this scale)
     src = np.array([q[0] - right * ml * w + up * mt * h, q[1] + right * mr * w + up * mt * h,
                     q[2] + right * mr * w - up * mb * h, q[3] - right * ml * w - up * mb * h])
     ow = w * (1 + ml + mr)
     oh = h * (1 + mt + mb)
     s = size / max(oh, ow, 1e-6)
-    nw, nh = max(1, int(round(ow * s))), max(1, int(round(oh * s)))
+    nw, nh = max(1, round(ow * s)), max(1, round(oh * s))
     dst = np.array([[0, 0], [nw, 0], [nw, nh], [0, nh]], np.float32)
     m = cv2.getPerspectiveTransform(src.astype(np.float32), dst)
     # shrinking a lot: a cheap pre-blur stands in for area averaging
@@ -221,49 +221,6 @@ def is_greyscale(img: np.ndarray, tol: float = 3.0) -> bool:
     s = img[::step, ::step].astype(np.int16)
     spread = np.abs(s[..., 0] - s[..., 1]) + np.abs(s[..., 1] - s[..., 2])
     return float(np.percentile(spread, 99)) <= tol
-
-
-def ink_feature(crop: np.ndarray) -> np.ndarray | None:
-    """The ink's colour in a white-balanced upright crop: median (L, a, b) of the
-    pixels clearly darker or more saturated than the face, in its middle
-    (None when too few: a blank or unreadable crop)."""
-    import cv2
-
-    h, w = crop.shape[:2]
-    mid = crop[h // 8: h - h // 8, w // 5: w - w // 5]
-    lab = cv2.cvtColor(mid, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
-    face = np.median(lab[lab[:, 0] >= np.quantile(lab[:, 0], 0.6)], axis=0)
-    dist = np.abs(lab[:, 0] - face[0]) + 1.5 * np.hypot(lab[:, 1] - face[1], lab[:, 2] - face[2])
-    ink = lab[dist > 40]
-    if len(ink) < 12:
-        return None
-    return np.median(ink, axis=0)
-
-
-def cluster_inks(features: list[np.ndarray | None], radius: float = 14.0) -> list[int]:
-    """Group the tiles of one photo whose inks look alike (single linkage in
-    (L/2, a, b) within ``radius``); -1 for tiles without an ink feature."""
-    idx = [i for i, f in enumerate(features) if f is not None]
-    label = [-1] * len(features)
-    if not idx:
-        return label
-    pts = np.array([[features[i][0] / 2, features[i][1], features[i][2]] for i in idx])
-    parent = list(range(len(idx)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
-    for a in range(len(idx)):
-        for b in range(a + 1, len(idx)):
-            if d[a, b] < radius:
-                parent[find(a)] = find(b)
-    for k, i in enumerate(idx):
-        label[i] = find(k)
-    return label
 
 
 def has_ink(img: np.ndarray, quad: Quad, min_share: float = 0.015) -> bool:

@@ -96,7 +96,7 @@ class Detector:
         oriented = y.shape[0] == 4 + nc + 1
         quads, scores = (self._oriented(y, nc) if oriented else self._upright(y))
         out = []
-        for q, sc in zip(quads, scores):
+        for q, sc in zip(quads, scores, strict=True):
             q = (q - [ox, oy]) / s
             if mirror:
                 q[:, 0] = small.shape[1] / s - q[:, 0]
@@ -119,10 +119,11 @@ class Detector:
         fit = not_outsized(xywh[:, 2] * xywh[:, 3], cfg.outsized)
         xywh, sc, ang = xywh[fit], sc[fit], ang[fit]
         rects = [((float(a), float(b)), (float(c), float(d)), float(np.degrees(t)))
-                 for (a, b, c, d), t in zip(xywh, ang)]
+                 for (a, b, c, d), t in zip(xywh, ang, strict=True)]
         idx = np.array(cv2.dnn.NMSBoxesRotated(rects, sc.astype(float).tolist(), cfg.conf, cfg.iou),
                        dtype=int).reshape(-1)
-        quads = {int(i): obb_quad(*xywh[i], ang[i]) for i in idx}
+        quads = {int(i): obb_quad(float(xywh[i, 0]), float(xywh[i, 1]), float(xywh[i, 2]), float(xywh[i, 3]),
+                                  float(ang[i])) for i in idx}
         idx = suppress_inner_quads(quads, sc, idx, cfg.inner, cfg.covered)[: cfg.max_tiles]
         return [quads[int(i)] for i in idx], [float(sc[i]) for i in idx]
 
@@ -137,8 +138,8 @@ class Detector:
             return [], []
         xywh, sc = y[:4, keep].T, scores[keep]
         boxes = np.stack([xywh[:, 0] - xywh[:, 2] / 2, xywh[:, 1] - xywh[:, 3] / 2, xywh[:, 2], xywh[:, 3]], 1)
-        idx = cv2.dnn.NMSBoxes(boxes.tolist(), sc.astype(float).tolist(), cfg.conf, cfg.iou)
-        idx = suppress_inner(boxes, sc, np.array(idx, dtype=int).reshape(-1), cfg.inner)[: cfg.max_tiles]
+        found = cv2.dnn.NMSBoxes(boxes.tolist(), sc.astype(float).tolist(), cfg.conf, cfg.iou)
+        idx = suppress_inner(boxes, sc, np.array(found, dtype=int).reshape(-1), cfg.inner)[: cfg.max_tiles]
         return ([box_quad((bx, by, bx + bw, by + bh)) for bx, by, bw, bh in boxes[idx]],
                 [float(sc[i]) for i in idx])
 

@@ -8,8 +8,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Sequence
 
 from okey_vision.tiles import Hand, Tile, parse_tile  # noqa: F401 - parse_tile: the doctest above
 from okey_vision.vision.config import FlagConfig
