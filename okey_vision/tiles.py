@@ -185,6 +185,22 @@ def format_hand(tiles: Iterable[Tile]) -> str:
     return " ".join(t.name for t in tiles)
 
 
+def tile_order(tile: Tile | str) -> int:
+    """The one order in which a list of tiles is shown: by colour (red,
+    yellow, blue, black), then number; a false joker last. A sort key for
+    tiles or their names (never sort the names as text: b10 b11 b9).
+
+    >>> sorted(["b10", "b9", "fj", "r13", "b11"], key=tile_order)
+    ['r13', 'b9', 'b10', 'b11', 'fj']
+    """
+    return parse_tile(tile).index
+
+
+def sort_tiles(tiles: Iterable[Tile | str]) -> list[Tile]:
+    """Tiles (or names) as tiles, in the order they are shown (:func:`tile_order`)."""
+    return sorted((parse_tile(t) for t in tiles), key=tile_order)
+
+
 def okey_of(indicator: Tile) -> Tile:
     """The okey (wild) face: the indicator's colour, next number, 13 wraps to 1.
 

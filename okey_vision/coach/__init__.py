@@ -30,7 +30,7 @@ module, each using only the public names of the others:
 (True, Tile('y13'), <Action.DECLARE: 'declare'>, <Reason.DECLARE: 'declare'>)
 """
 
-from okey_vision.coach.advice import OPPONENT_FINISH_RATE, Action, Advice, Reason, Why, advise, \
+from okey_vision.coach.advice import OPPONENT_FINISH_RATE, Action, Advice, Choice, Reason, Why, advise, \
     holds_indicator_twin, take_offered, wait_pays
 from okey_vision.coach.pool import OKEY_PAIR
 from okey_vision.coach.ranking import DiscardOption, best_discard, rank_discards
@@ -41,7 +41,7 @@ from okey_vision.memo import Memo
 from okey_vision.tiles import HAND_SIZE as FINISHED  # the old name, kept for callers
 
 __all__ = [
-    "Action", "Advice", "BASIC", "DiscardOption", "FINISHED", "Memo", "OKEY_PAIR", "OPPONENT_FINISH_RATE", "RULES",
+    "Action", "Advice", "BASIC", "Choice", "DiscardOption", "FINISHED", "Memo", "OKEY_PAIR", "OPPONENT_FINISH_RATE", "RULES",
     "Reading", "Reason", "Rules", "Table", "UNREACHABLE",
     "advise", "best_discard", "distance", "holds_indicator_twin", "rank_discards", "reading", "take_offered",
     "wait_pays",
