@@ -201,6 +201,12 @@ def sort_tiles(tiles: Iterable[Tile | str]) -> list[Tile]:
     return sorted((parse_tile(t) for t in tiles), key=tile_order)
 
 
+def _fj_indicator() -> TileCountError:
+    """The one error for a false joker given as the indicator (it is replaced by the next tile)."""
+    return TileCountError("a false joker ('fj') cannot be the indicator: turn up the next tile instead",
+                          "fj_indicator")
+
+
 def okey_of(indicator: Tile) -> Tile:
     """The okey (wild) face: the indicator's colour, next number, 13 wraps to 1.
 
@@ -209,7 +215,7 @@ def okey_of(indicator: Tile) -> Tile:
     """
     indicator = parse_tile(indicator)
     if indicator.is_false_joker:
-        raise TileCountError("a false joker ('fj') cannot be the indicator", "fj_indicator")
+        raise _fj_indicator()
     return TILES[COLORS.index(indicator.color) * 13 + indicator.number % 13]
 
 
@@ -236,7 +242,7 @@ def check_counts(
     # Parsed once: a name such as "r5" is accepted like the tile itself.
     indicator = None if indicator is None else parse_tile(indicator)
     if indicator is not None and indicator.is_false_joker:
-        raise TileCountError("a false joker ('fj') cannot be the indicator", "fj_indicator")
+        raise _fj_indicator()
     total = [0] * len(TILES)
     for t in hand:
         total[t.index] += 1

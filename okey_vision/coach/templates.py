@@ -194,12 +194,20 @@ class TemplateSearch:
             if x == 0:
                 return 0
             total = (x & _M1).bit_count() + 2 * ((x >> 1) & _M1).bit_count()
-            # The lowest tile is left out, or lies in a meld (gaps anywhere: nothing is taken from y).
+            # The lowest tile is left out, or lies in a meld (gaps anywhere:
+            # nothing is taken from y). The melds are :func:`_options`'s with
+            # every gap open, walked here (not memoised: each state is met once).
             value = self.most(x - (1 << (((x & -x).bit_length() - 1) & ~1)), g)
-            for used, _, _, size, k, _ in self.options(x, 0, HAND_SIZE, g):
-                if value == total:
+            held = (x | x >> 1) & _M1
+            for lead, family in _SHAPES[((x & -x).bit_length() - 1) >> 1]:
+                if lead > g or value == total:
                     break
-                value = max(value, k + self.most(x - used, g - size + k))
+                for mask, size in family:
+                    used = held & mask
+                    k = used.bit_count()
+                    if size - k > g:
+                        break  # the family's later melds only add gaps
+                    value = max(value, k + self.most(x - used, g - size + k))
             self._most[key] = value
         return value
 
