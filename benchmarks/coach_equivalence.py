@@ -3,7 +3,7 @@ that the current code makes exactly the recorded ones.
 
     python benchmarks/coach_equivalence.py --record tests/data/coach_reference.json.gz
     python benchmarks/coach_equivalence.py --check tests/data/coach_reference.json.gz [--quick]
-        [--coach basic|baseline]
+        [--coach basic|baseline|ties]
 
 Issue 14 changed the coach's decisions on purpose (``okey_vision.coach.RULES``).
 The check proves what did not change: ``--coach basic`` (the default) replays
@@ -11,7 +11,20 @@ the current code with the new rules switched off (``rules=BASIC``:
 distance-then-outs, the same searches); ``--coach baseline`` replays the
 old coach taken from git history at commit b9e9903
 (``benchmarks/baseline_coach.py``, the strength benchmark's yardstick),
-proving that it is what it claims to be.
+proving that it is what it claims to be. ``--coach ties`` replays the
+basic rules with issue 26's choice among equal discards switched on
+(``loose_first``: a loose tile first, then the one the next player least
+likely wants): each change must be equally good discards re-ordered (the
+same discards with the same distance and outs, in another order within
+each tie, a loose tile first), or a simulated round that follows the
+recorded one move for move up to a coach's turn where the rule threw
+another of equally good discards.
+
+The decisions are compared, not the words: the reasons' sentences are the
+text module's (``okey_vision/coach/text.py``, checked by
+``tests/test_text.py``), reworded by issue 26. A finished 14-tile hand now
+says to declare where the old advice said "draw, 0 exchanges away": its
+own category (the same hand, distance and outs).
 
 The reference was recorded from the code before the coach became a package
 (commit cc23646). Each case is one public call on a seeded hand: full advice
@@ -53,8 +66,16 @@ Bot = CoachPolicy
 summary = coach_text.advice_dict
 
 
+#: The simulated round being played (its number in the case and its moves so
+#: far), and the coach's turns where the choice among equal discards threw
+#: another tile than the basic ranking: (round, move, the basic discard, the
+#: one thrown, equally good?).
+_PLAYING: dict = {"round": 0, "moves": None, "reorders": []}
+
+
 def use_coach(which: str) -> None:
-    """Check ``which`` coach: the current code with the new rules off ("basic"), or the "baseline" from git history."""
+    """Check ``which`` coach: the current code with the new rules off ("basic"),
+    with the choice among equal discards on ("ties"), or the "baseline" from git history."""
     global advise, distance, reading, Bot, summary
     if which == "baseline":
         import baseline_coach
@@ -62,13 +83,37 @@ def use_coach(which: str) -> None:
         Bot = baseline_coach.BaselineCoachPolicy
         summary = baseline_coach.summary  # the old Advice said its reason itself
     else:
+        rules = dataclasses.replace(coach.BASIC, loose_first=which == "ties")
+
         def advise(*args, **kwargs):
-            return coach.advise(*args, rules=coach.BASIC, **kwargs)
+            return coach.advise(*args, rules=rules, **kwargs)
         distance, reading = coach.distance, coach.reading
 
         def Bot(**kwargs):
             # The old bot declared at once (the old advice's wait was never played).
-            return CoachPolicy(rules=dataclasses.replace(coach.BASIC, wait=False), **kwargs)
+            return _Bot(rules=dataclasses.replace(rules, wait=False), **kwargs)
+
+
+class _Bot(CoachPolicy):
+    """The coach bot; where its rules choose among equal discards, each move
+    is compared with the basic ranking's first discard (a round that changes
+    must change first at such a move)."""
+
+    def move(self, view, rng):
+        m = super().move(view, rng)
+        if self.rules.loose_first and not m.declare and _PLAYING["moves"] is not None:
+            basic = coach.advise(view.hand, view.indicator, view.seen, scheme=view.scheme,
+                                 with_outs=self.with_outs, memo=self.memo, only_best=True, table=view.table(),
+                                 rules=dataclasses.replace(self.rules, loose_first=False))
+            if basic.best.tile != m.discard:
+                thrown = next(o for o in coach.advise(view.hand, view.indicator, view.seen, scheme=view.scheme,
+                                                      with_outs=self.with_outs, table=view.table(),
+                                                      rules=self.rules).discards if o.tile == m.discard)
+                _PLAYING["reorders"].append((_PLAYING["round"], len(_PLAYING["moves"]), basic.best.tile.name,
+                                             m.discard.name,
+                                             (thrown.distance, thrown.outs) == (basic.best.distance,
+                                                                                basic.best.outs)))
+        return m
 from okey_vision.tiles import TILES, okey_of  # noqa: E402
 
 # How strength-benchmark rounds are seeded (benchmarks/coach_strength.py).
@@ -160,10 +205,12 @@ def _advise14(hand, ind, seen, off):
 def _rounds(names, seeds):
     def run():
         out = []
-        for i in seeds:
+        for k, i in enumerate(seeds):
+            _PLAYING["round"] = k
             pols = [Bot(with_outs=False) if n == "fastcoach" else
                     Bot() if n == "coach" else GreedyPolicy() for n in names]
             moves: list[str] = []
+            _PLAYING["moves"] = moves
 
             def watch(state, moves=moves):  # bound now: called during this round only
                 m = state["move"]
@@ -172,6 +219,7 @@ def _rounds(names, seeds):
             r = play_round(pols, random.Random(STRENGTH_SEED * 1_000_003 + i), starter=i % len(pols),
                            on_turn=watch)
             out.append({"winner": r.winner, "turns": r.turns, "points": r.points, "moves": " ".join(moves)})
+            _PLAYING["moves"] = None
         return out
     return run
 
@@ -181,8 +229,9 @@ def main() -> int:
     ap.add_argument("--record", metavar="FILE")
     ap.add_argument("--check", metavar="FILE")
     ap.add_argument("--quick", action="store_true", help="a quarter of the cases")
-    ap.add_argument("--coach", choices=("basic", "baseline"), default="basic",
-                    help="the current code with rules=BASIC (default), or the baseline coach from git history")
+    ap.add_argument("--coach", choices=("basic", "baseline", "ties"), default="basic",
+                    help="the current code with rules=BASIC (default), BASIC with the choice among equal "
+                         "discards (issue 26), or the baseline coach from git history")
     args = ap.parse_args()
     use_coach(args.coach)
     if bool(args.record) == bool(args.check):
@@ -200,11 +249,28 @@ def main() -> int:
         ref = json.load(f)
     bad = fixed = checked = 0
     t0 = time.process_time()
-    waits = 0
+    waits = declares = ties = rounds = advised = 0
     for name, run, inputs in cases(args.quick):
+        _PLAYING["reorders"] = []
         got = json.loads(json.dumps(run()))
         checked += 1
-        if got == ref[name]:
+        if _decisions(got) == _decisions(ref[name]):
+            continue
+        if _finished_declares(ref[name], got):
+            declares += 1
+            continue
+        if args.coach == "ties" and inputs is not None and _ties_reordered(ref[name], got, *inputs):
+            ties += 1
+            was, now = ref[name]["options"][0]["tile"], got["options"][0]["tile"]
+            advised += was != now
+            print(f"TIE RE-ORDERED: {name}: equally good discards (the same distance and outs) in the player's "
+                  f"order, a loose tile first" + (f"; advised {now} instead of {was}" if was != now else ""))
+            continue
+        if args.coach == "ties" and inputs is None and _round_follows_to_a_tie(ref[name], got):
+            rounds += 1
+            first = _PLAYING["reorders"][0]
+            print(f"ROUND CHANGES AT A TIE: {name}: the same moves up to round {first[0]}'s move {first[1]}, where "
+                  f"the coach threw {first[3]} instead of {first[2]}, equally good (same distance and outs)")
             continue
         if inputs is not None and _wait_fixed(ref[name], got, *inputs):
             waits += 1
@@ -219,10 +285,98 @@ def main() -> int:
         bad += 1
         print(f"DIFFERS: {name}")
     print(f"coach: {args.coach}")
-    print(f"{checked} cases checked in {time.process_time() - t0:.0f} s CPU: {checked - bad - fixed - waits} "
-          f"identical, {fixed} take-or-draw advice now following the bot's (exact) rule, {waits} wait verdicts "
-          f"fixed (brute force agrees), {bad} differ")
+    same = checked - bad - fixed - waits - declares - ties - rounds
+    print(f"{checked} cases checked in {time.process_time() - t0:.0f} s CPU: {same} identical, {fixed} take-or-draw "
+          f"advice now following the bot's (exact) rule, {waits} wait verdicts fixed (brute force agrees), "
+          f"{declares} finished 14-tile hands now saying declare, {ties} with ties re-ordered by the loose-tile "
+          f"rule ({advised} of them advising another of the equally good discards), "
+          f"{rounds} rounds changed at such a tie, {bad} differ")
     return 1 if bad else 0
+
+
+def _decisions(result):
+    """A recorded result without the reasons' words (``reason``, at any depth)."""
+    if isinstance(result, dict):
+        return {k: _decisions(v) for k, v in result.items() if k != "reason"}
+    if isinstance(result, list):
+        return [_decisions(v) for v in result]
+    return result
+
+
+def _finished_declares(old: dict, new: dict) -> bool:
+    """True when the only change is a finished 14-tile hand's advice: the old
+    one said draw (0 exchanges away), the new one says declare, with the
+    hand, distance and outs unchanged."""
+    if "draw" not in old or set(old) != set(new):
+        return False
+    o, n = _decisions(old["draw"]), _decisions(new["draw"])
+    if not (o["action"] == "draw" and o["distance"] == 0 and n["action"] == "declare" and n["can_declare"]
+            and n["declare"] is not None and n["declare"]["discard"] is None):
+        return False
+    changed = {"action", "can_declare", "declare", "declare_points"}
+    rest = {k: v for k, v in _decisions(old).items() if k != "draw"} == \
+        {k: v for k, v in _decisions(new).items() if k != "draw"}
+    return rest and {k: v for k, v in o.items() if k not in changed} == {k: v for k, v in n.items() if k not in changed}
+
+
+def _by_tie(options: list[dict]) -> list:
+    """Ranked discards with each tie's (equal distance and outs) order forgotten."""
+    groups: dict = {}
+    for o in options:
+        groups.setdefault((o["distance"], o["outs"]), []).append(json.dumps(o, sort_keys=True))
+    return [(k, sorted(v)) for k, v in groups.items()]
+
+
+def _ties_reordered(old: dict, new: dict, hand, ind, seen) -> bool:
+    """True when a 15-tile advice changed only in the order of equally good
+    discards (the same distance and outs), and each tie now leads with a
+    loose tile (in no drawn meld) whenever it holds one."""
+    from okey_vision.solver import arrange
+
+    if "options" not in old or set(old) != set(new):
+        return False
+    lists = ("options", "fast", "discards")
+    o, n = _decisions(old), _decisions(new)
+    if any(_by_tie(o[k]) != _by_tie(n[k]) for k in lists):
+        return False
+    if {k: v for k, v in o.items() if k not in lists} != {k: v for k, v in n.items() if k not in lists}:
+        return False
+    loose = {t.name for t in arrange(hand, ind).shown[1]}
+    for k in ("options", "discards"):
+        seen_ties: set = set()
+        for opt in n[k]:
+            key = (opt["distance"], opt["outs"])
+            if key in seen_ties:
+                continue
+            seen_ties.add(key)
+            tie = [x["tile"] for x in n[k] if (x["distance"], x["outs"]) == key]
+            if new.get("can_declare") or len(tie) < 2:
+                continue
+            if any(t in loose for t in tie) and opt["tile"] not in loose:
+                return False
+    return o[lists[0]] != n[lists[0]] or o[lists[1]] != n[lists[1]] or o[lists[2]] != n[lists[2]]
+
+
+def _round_follows_to_a_tie(old: list, new: list) -> bool:
+    """True when the simulated rounds changed only after a coach's turn where
+    the choice among equal discards threw another tile than the basic
+    ranking, equally good (the same distance and outs): every move before
+    it is the recorded one."""
+    reorders = _PLAYING["reorders"]
+    if not reorders or len(old) != len(new) or not all(tie for *_, tie in reorders):
+        return False
+    # Each round that differs must differ first at a re-ordered tie of its own.
+    changed = False
+    for k, (o, n) in enumerate(zip(old, new, strict=True)):
+        if o == n:
+            continue
+        om, nm = o["moves"].split(), n["moves"].split()
+        first = next((i for i, (a, b) in enumerate(zip(om, nm, strict=False)) if a != b),  # the shorter ends first
+                     min(len(om), len(nm)))
+        if min(at for r, at, *_ in reorders if r == k) != first if any(r == k for r, *_ in reorders) else True:
+            return False
+        changed = True
+    return changed
 
 
 def _wait_fixed(old: dict, new: dict, hand, ind, seen) -> bool:
@@ -235,8 +389,8 @@ def _wait_fixed(old: dict, new: dict, hand, ind, seen) -> bool:
     from okey_vision.solver import declare
     from okey_vision.tiles import FULL_SET, SET_SIZE
 
-    changed = {k for k in set(old) | set(new) if old.get(k) != new.get(k)}
-    if not changed or not changed <= {"wait", "action", "reason"} or not (old["wait"] or new["wait"]):
+    changed = {k for k in set(old) | set(new) if k != "reason" and _decisions(old.get(k)) != _decisions(new.get(k))}
+    if not changed or not changed <= {"wait", "action"} or not (old["wait"] or new["wait"]):
         return False
     finish = declare(hand, ind).best
     okey = okey_of(ind)
@@ -259,6 +413,7 @@ def _take_fixed(old: dict, new: dict) -> bool:
     its face: it lowers the distance, yet no out counts it)."""
     if set(old) != set(new) or "bot_take" not in old:
         return False
+    old, new = _decisions(old), _decisions(new)
     same = {k: v for k, v in old.items() if k != "offered"} == {k: v for k, v in new.items() if k != "offered"}
     rest = {k: v for k, v in old["offered"].items() if k not in ("take", "action", "reason")} == \
         {k: v for k, v in new["offered"].items() if k not in ("take", "action", "reason")}

@@ -7,8 +7,11 @@ Times are this process's CPU time (other work on the machine does not
 inflate them). Hand sets: random 15-tile hands (nothing shared, far from
 finished), random 14-tile hands with an offered tile (take or draw),
 adversarial seven-pairs hands with one or two okeys (15 and 14 tiles, where
-the melds route is deepest), hands scarce in available tiles, and the coach
-bot's hands turn after turn in simulated 4-player rounds. Every call but the
+the melds route is deepest), hands scarce in available tiles, far 15-tile
+hands (tiles that seldom share a meld: the most gaps), the known slow hands
+(``tests/hands.py``), and the coach bot's hands turn after turn in
+simulated 4-player rounds. Each set reports its median, 99th percentile and
+max (p100), and its slowest hand. Every call but the
 game's starts from a fresh memo (cold: the worst case); the game's share
 the bot's memo, as a session does. ``--memory`` runs an app session (one
 memo, many advices) and a simulated game in child processes and prints
@@ -30,7 +33,7 @@ from collections import Counter
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
 
 from coach_strength import parse_rules
-from hands import pairs_hand, random_hand, scarce_hand
+from hands import SLOW_HANDS, far_hand, pairs_hand, random_hand, scarce_hand
 
 from okey_vision.coach import RULES, advise
 from okey_vision.game import CoachPolicy, GreedyPolicy, play_game, play_round
@@ -94,6 +97,16 @@ def hand_sets(n: int, seed: int) -> None:
             hand = hand + [_free(rng, hand + seen + [ind])]
         rows.append((_timed(hand, ind, seen), f"{format_hand(hand)} / {ind.name} seen {len(seen)}"))
     _report("hands with most tiles seen (14 and 15 tiles)", rows)
+    rows = []
+    for _ in range(n):
+        hand, ind = far_hand(rng)
+        rows.append((_timed(hand, ind), f"{format_hand(hand)} / {ind.name}"))
+    _report("far 15-tile hands (tiles that seldom share a meld), full advice", rows)
+    rows = []
+    for hand, ind, off in SLOW_HANDS:
+        rows.append((_timed(parse_hand(hand), parse_tile(ind), offered=off),
+                     f"{hand} / {ind}" + (f" offered {off}" if off else "")))
+    _report("known slow hands (tests/hands.py SLOW_HANDS)", rows)
 
 
 class _Timed(CoachPolicy):

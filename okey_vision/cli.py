@@ -14,9 +14,10 @@ import sys
 from collections.abc import Callable, Sequence
 
 from okey_vision.errors import OkeyError, clip
+from okey_vision.lang import Lang
 from okey_vision.scoring import COUNTDOWN, SCHEMES
 from okey_vision.solver import Arrangement, Declaration, arrange, declare
-from okey_vision.tiles import Hand, format_hand, okey_of
+from okey_vision.tiles import Hand, okey_of
 
 #: Subcommands living beside their subsystem: name -> (module, help). Each
 #: module has ``add_arguments(parser)`` and ``run(args) -> int`` and keeps its
@@ -57,36 +58,11 @@ def solve_result(tiles: Hand | Sequence[str], indicator: str | None = None, sche
     }
 
 
-def format_solve(arrangement: Arrangement, declaration: Declaration) -> str:
-    """The readable report of ``solve``."""
-    ind = arrangement.indicator
-    okey = okey_of(ind)
-    n = len(arrangement.hand)
-    lines = [
-        f"Indicator {ind.name}: okey {okey.name} (wild); a false joker plays as {okey.name}",
-        f"Hand ({n}): {format_hand(arrangement.hand)}",
-        f"Runs and sets: {arrangement.tiles_in_melds} of {n} tiles in melds",
-    ]
-    for meld in arrangement.melds:
-        lines.append(f"  {meld.kind:<4} {meld.describe()}")
-    lines.append(f"  left over: {format_hand(arrangement.leftover) or '-'}")
-    lines.append(f"Seven pairs: {len(arrangement.pairs)} pairs"
-                 + (f" ({', '.join(m.describe() for m in arrangement.pairs)})" if arrangement.pairs else ""))
-    best = declaration.best
-    if best is None:
-        lines.append(f"Declare: no. {declaration.note}")
-    else:
-        how = "seven pairs" if best.kind == "pairs" else "runs and sets"
-        what = f"discard {best.discard.name}" if best.discard else "the 14 tiles"
-        extra = ", discarding an okey doubles it" if best.okey_discard else ""
-        lines.append(f"Declare: yes, {what} and show {how} "
-                     f"({best.points(declaration.scheme)} points, {declaration.scheme}{extra})")
-        for meld in best.melds:
-            lines.append(f"  {meld.kind:<4} {meld.describe()}")
-        others = sorted({f.discard.name for f in declaration.finishes if f.discard and f != best})
-        if others:
-            lines.append(f"  other finishing discards: {' '.join(others)}")
-    return "\n".join(lines)
+def format_solve(arrangement: Arrangement, declaration: Declaration, lang: Lang = Lang.EN) -> str:
+    """The readable report of ``solve`` (its sentences: :func:`okey_vision.coach.text.solve_lines`)."""
+    from okey_vision.coach.text import solve_lines
+
+    return "\n".join(solve_lines(arrangement, declaration, lang))
 
 
 def _run_solve(args: argparse.Namespace) -> int:
@@ -94,7 +70,7 @@ def _run_solve(args: argparse.Namespace) -> int:
         print(json.dumps(solve_result(args.tiles, args.indicator, args.scheme)))
         return 0
     hand = Hand.of(args.tiles, args.indicator)
-    print(format_solve(arrange(hand), declare(hand, scheme=args.scheme)))
+    print(format_solve(arrange(hand), declare(hand, scheme=args.scheme), Lang.of(args.lang)))
     return 0
 
 
@@ -111,6 +87,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Callable[[argpars
     solve.add_argument("--indicator", "-i", required=True, help="the indicator tile, e.g. r3")
     solve.add_argument("--scheme", choices=SCHEMES, default=COUNTDOWN, help="scoring scheme")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
+    solve.add_argument("--lang", choices=[lang.value for lang in Lang], default=Lang.EN.value,
+                       help="the language of the report (en or tr)")
     solve.add_argument("tiles", nargs="+", help="1 to 15 tiles, e.g. r1 r2 r3 fj k7")
     runners["solve"] = _run_solve
 
@@ -132,6 +110,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.argv = argv
     try:
         return runners[args.command](args)
+    except BrokenPipeError:  # the reader went away (| head): nothing more to say
+        sys.stderr.close()
+        return 0
     except OkeyError as exc:
         return _fail(args.command, str(exc))
     except ImportError as exc:  # an optional extra that is not installed
@@ -141,9 +122,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _fail(command: str, message: str) -> int:
-    """Print one error line (cut to ``MAX_ERROR`` characters); exit status 2."""
-    line = " ".join(message.split())
-    print(f"okey-vision {command}: error: {clip(line, MAX_ERROR)}", file=sys.stderr)
+    """Print one error line, a sentence with its full stop (the message cut
+    to ``MAX_ERROR`` characters); exit status 2."""
+    line = clip(" ".join(message.split()), MAX_ERROR)
+    end = "" if line.endswith((".", "!", "?")) else "."  # one sentence, with its full stop
+    print(f"okey-vision {command}: error: {line}{end}", file=sys.stderr)
     return 2
 
 

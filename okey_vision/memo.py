@@ -30,7 +30,20 @@ DEFAULT_LIMIT = 500_000
 class Memo:
     """The bounded search caches of one game or app session."""
 
-    __slots__ = ("best", "complete", "fits", "free", "free_faces", "gaps", "left", "limit", "melds", "move", "reach")
+    __slots__ = (
+        "best",
+        "complete",
+        "fits",
+        "free",
+        "free_faces",
+        "gaps",
+        "left",
+        "limit",
+        "melds",
+        "most",
+        "move",
+        "reach",
+    )
 
     def __init__(self, limit: int = DEFAULT_LIMIT) -> None:
         if limit < 1:
@@ -43,19 +56,21 @@ class Memo:
         self.complete: dict[int, bool] = {}
         # The coach's template search: whether a template fits, its gap
         # faces (all, and per tile left out), templates of free tiles only,
-        # the faces that melds anchored on a hand can touch, and the melds
-        # open to the lowest hand tile.
+        # the faces that melds anchored on a hand can touch, the melds
+        # open to the lowest hand tile, and the most hand tiles melds with
+        # a number of gaps can hold (the bound that prunes the searches).
         self.fits: dict[tuple[int, int, int, int], bool] = {}
         self.gaps: dict[tuple[int, int, int, int], int] = {}
-        self.left: dict[tuple[int, int, int, int], tuple[int, dict[int, int]]] = {}
+        self.left: dict[tuple[int, int, int, int, int], tuple[int, dict[int, int]]] = {}
         self.free: dict[tuple[int, int, int], bool] = {}
         self.free_faces: dict[tuple[int, int, int], int] = {}
         self.reach: dict[tuple[int, int], int] = {}
         self.melds: dict[tuple[int, int, int, int, int], list] = {}
+        self.most: dict[int, int] = {}
 
     def _caches(self) -> tuple[dict, ...]:
         return (self.best, self.move, self.complete, self.fits, self.gaps, self.left,
-                self.free, self.free_faces, self.reach, self.melds)
+                self.free, self.free_faces, self.reach, self.melds, self.most)
 
     def size(self) -> int:
         """Entries held, all caches together."""

@@ -186,6 +186,28 @@ def format_hand(tiles: Iterable[Tile]) -> str:
     return " ".join(t.name for t in tiles)
 
 
+def tile_order(tile: Tile | str) -> int:
+    """The one order in which a list of tiles is shown: by colour (red,
+    yellow, blue, black), then number; a false joker last. A sort key for
+    tiles or their names (never sort the names as text: b10 b11 b9).
+
+    >>> sorted(["b10", "b9", "fj", "r13", "b11"], key=tile_order)
+    ['r13', 'b9', 'b10', 'b11', 'fj']
+    """
+    return parse_tile(tile).index
+
+
+def sort_tiles(tiles: Iterable[Tile | str]) -> list[Tile]:
+    """Tiles (or names) as tiles, in the order they are shown (:func:`tile_order`)."""
+    return sorted((parse_tile(t) for t in tiles), key=tile_order)
+
+
+def _fj_indicator() -> TileCountError:
+    """The one error for a false joker given as the indicator (it is replaced by the next tile)."""
+    return TileCountError("a false joker ('fj') cannot be the indicator: turn up the next tile instead",
+                          "fj_indicator")
+
+
 def okey_of(indicator: Tile) -> Tile:
     """The okey (wild) face: the indicator's colour, next number, 13 wraps to 1.
 
@@ -194,7 +216,7 @@ def okey_of(indicator: Tile) -> Tile:
     """
     indicator = parse_tile(indicator)
     if indicator.is_false_joker:
-        raise TileCountError("a false joker ('fj') cannot be the indicator", "fj_indicator")
+        raise _fj_indicator()
     return TILES[COLORS.index(indicator.color) * 13 + indicator.number % 13]
 
 
@@ -221,7 +243,7 @@ def check_counts(
     # Parsed once: a name such as "r5" is accepted like the tile itself.
     indicator = None if indicator is None else parse_tile(indicator)
     if indicator is not None and indicator.is_false_joker:
-        raise TileCountError("a false joker ('fj') cannot be the indicator", "fj_indicator")
+        raise _fj_indicator()
     total = [0] * len(TILES)
     for t in hand:
         total[t.index] += 1

@@ -151,3 +151,50 @@ def scarce_hand(rng: random.Random, changes: int, fractions: tuple[float, ...]) 
     rest = list((Counter(DECK) - Counter(hand) - Counter([indicator])).elements())
     rng.shuffle(rest)
     return hand, indicator, rest[: int(len(rest) * rng.choice(fractions))]
+
+
+def far_hand(rng: random.Random, size: int = 15, links: int | None = None) -> tuple[list[Tile], Tile]:
+    """Adversarial: a hand far from finished, whose tiles seldom share a
+    meld: each tile joins only when at most ``links`` (1 or 2, drawn when
+    not given; with none, 13 tiles at most would fit) of its meld partners
+    (:data:`okey_vision.melds.PARTNERS`, false jokers as the okey face) or
+    its own face are already in the hand; okeys never. The template
+    search's widest case: many gaps, few tiles to anchor them."""
+    from okey_vision.melds import PARTNERS
+
+    links = rng.choice([1, 1, 2]) if links is None else links
+    while True:
+        indicator = TILES[rng.randrange(52)]
+        okey = okey_of(indicator)
+        faces = [t for t in DECK if t != okey]
+        rng.shuffle(faces)
+        hand: list[Tile] = []
+        played: Counter = Counter()  # faces as they play (a false joker as the okey face)
+        for t in faces:
+            face = okey.index if t.is_false_joker else t.index
+            partners = sum(1 for j, _ in PARTNERS[face] if played[j]) + (played[face] > 0)
+            if partners <= links and _fits(hand + [t], indicator):
+                hand.append(t)
+                played[face] += 1
+                if len(hand) == size:
+                    return hand, indicator
+
+
+#: Hands the coach was slowest on (CPU time of one advice from a fresh memo),
+#: with where they were found: each must stay within the advice bound
+#: (``tests/test_coach_speed.py``, ``benchmarks/coach_speed.py``).
+#: (hand, indicator, offered or None).
+SLOW_HANDS: tuple[tuple[str, str, str | None], ...] = (
+    # issue 26: 0.66-0.94 s (distance 6; three discards need a gap more, each searched deep)
+    ("r1 r5 r9 y2 y6 y11 b3 b7 b13 k4 k8 k12 fj r12 y9", "r3", None),
+    # README (issue 14): ~350 ms, its best templates need 6 gaps and the okey discard is searched alone
+    ("y12 b2 k10 y8 r10 k1 b2 y10 b13 y4 b3 b5 r9 r3 k5", "k4", None),
+    # issue 14: seven pairs with both okeys, 1.8 s before the seven-pairs bound
+    ("b4 b4 b6 r7 k7 k7 r13 r13 r8 r8 b6 k12 k2 k2 y10", "b5", None),
+    # the slowest of coach_speed.py's sets before issue 26 (random 15, 14 with an offered tile, far 15)
+    ("k6 r1 y5 b7 k6 b12 k11 y2 y8 fj b2 b3 b1 r5 b11", "k2", None),
+    ("y10 b8 y9 r5 k5 r9 r4 b5 y2 b1 y11 b8 b3 b13 r3", "r2", None),
+    ("k13 y10 y1 b4 k3 k2 b12 k12 r12 b11 r11 b2 b11 y9", "b12", "y3"),
+    ("y11 r10 b1 k5 y5 k4 r12 y9 r9 r1 b3 y7 r7 r5", "b10", "k11"),
+    ("r10 k11 b8 r7 r3 b11 b12 k1 r13 b2 y1 k6 y4 y9 k5", "y7", None),
+)

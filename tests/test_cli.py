@@ -100,3 +100,54 @@ def test_a_huge_tile_name_gives_a_short_error(capsys) -> None:
     assert main(["solve", "-i", "r3", "r1", "x" * 100_000]) == 2
     err = capsys.readouterr().err
     assert "unknown tile name" in err and len(err) < 300 and err.count("\n") == 1
+
+
+def test_advise_on_the_sample_throws_the_loose_tile(capsys):
+    # Issue 26: the CLI speaks the app's sentences (the headline, then why).
+    from okey_vision.coach import advise
+    from okey_vision.coach.text import headline
+
+    hand = "r4 r5 r6 b1 r9 r10 r11 y10 y11 y12 y13 r4 r5 r6 k6".split()
+    code, out, _ = run_cli(capsys, "advise", "-i", "r3", *hand)
+    lines = out.splitlines()
+    assert code == 0 and lines[0] == "Indicator r3: okey r4."
+    assert lines[1] == "Discard b1: 1 tile from winning (distance 1), 17 outs." == \
+        headline(advise(hand, "r3"), 15, None, 0, "countdown")
+    assert "b1 is a loose tile (in no meld), so throw it." in lines[2]
+    assert "exchange(s)" not in out and lines[4].split()[0] == "b1"
+
+
+def test_a_finished_hand_says_declare_with_the_other_finishes_in_tile_order(capsys):
+    # Every discard finishes (two okeys): declare, the others sorted by colour then number, no list of 15.
+    hand = "r1 r2 r3 r4 r5 r6 r7 r8 r9 r10 r11 r12 r13 k1 k1".split()
+    code, out, _ = run_cli(capsys, "advise", "-i", "k13", *hand)
+    assert code == 0 and "distance 0" not in out
+    assert out.splitlines()[1:] == [
+        "Declare: discard k1 and show runs and sets (4 points, countdown - discarding the okey doubles it).",
+        "Other finishing discards: r1 r2 r3 r4 r5 r6 r7 r8 r9 r10 r11 r12 r13."]
+    code, out, _ = run_cli(capsys, "advise", "-i", "b2", *"r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k3 k4".split())
+    assert out.splitlines()[1] == "Declare: your 14 tiles are finished as runs and sets (2 points, countdown)."
+    code, out, _ = run_cli(capsys, "solve", "-i", "k13", *hand)
+    assert "Other finishing discards: r1 r2 r3 r4 r5 r6 r7 r8 r9 r10 r11 r12 r13." in out
+
+
+@pytest.mark.parametrize("lang,one,two", [("en", "Seven pairs: 1 pair (r5 r5)", "Seven pairs: 2 pairs"),
+                                          ("tr", "Çiftler: 1 çift (r5 r5)", "Çiftler: 2 çift")])
+def test_counts_are_said_right_in_both_languages(capsys, lang, one, two):
+    _, out, _ = run_cli(capsys, "solve", "-i", "b2", "--lang", lang, "r5", "r5", "y7")
+    assert one in out
+    _, out, _ = run_cli(capsys, "solve", "-i", "b2", "--lang", lang, "r5", "r5", "y7", "y7")
+    assert two in out
+
+
+def test_every_line_the_cli_says_is_a_sentence(capsys):
+    # Each sentence ends with its full stop: the advice, the solve report's verdict, an error.
+    hand = "r4 r5 r6 b1 r9 r10 r11 y10 y11 y12 y13 r4 r5 r6 k6".split()
+    for lang in ("en", "tr"):
+        _, out, _ = run_cli(capsys, "advise", "-i", "r3", "--lang", lang, *hand)
+        head = out.splitlines()[:3]
+        assert all(line.endswith(".") for line in head), head
+    _, out, _ = run_cli(capsys, "solve", "-i", "b2", "r5", "r5", "y7")
+    assert out.splitlines()[0].endswith(".") and out.splitlines()[-1].endswith(".")
+    code, _, err = run_cli(capsys, "advise", "-i", "r3", "r1", "x9")
+    assert code == 2 and err.strip().endswith(".") and err.count("\n") == 1

@@ -203,3 +203,81 @@ def test_cli_json_and_errors(capsys):
     assert "Discards" in capsys.readouterr().out
     assert main(["advise", "--indicator", "r3", "r1", "r2", "x9"]) == 2
     assert "x9" in capsys.readouterr().err
+
+
+def _sample_rack():
+    from importlib import resources
+
+    data = json.loads(resources.files("okey_vision").joinpath("data/sample_rack.json").read_text())
+    return data["hand"], data["indicator"]
+
+
+def test_the_sample_advises_a_loose_tile_among_equally_good_discards():
+    # Issue 26: r5 (inside a drawn run) and b1 (loose) are equally good on
+    # the sample; a player throws the loose tile, and the reason says why.
+    from okey_vision.coach import Choice, Reason
+    from okey_vision.coach.text import choice_text, explain
+    from okey_vision.lang import Lang
+    from okey_vision.solver import arrange
+
+    hand, ind = _sample_rack()
+    a = advise(hand, ind)
+    loose = arrange(hand, ind).shown[1]
+    assert [t.name for t in loose] == ["b1", "k6"]
+    best, second = a.discards[:2]
+    assert best.tile.name in ("b1", "k6") and best.tile in loose
+    assert (second.tile.name, second.distance, second.outs) == ("r5", best.distance, best.outs)
+    note = next(n for n in a.notes if n.reason is Reason.CHOICE)
+    assert note.args[2] is Choice.LOOSE
+    assert choice_text(a) == ("b1 and r5 are equally good: both leave you 1 tile from winning with 17 tiles that "
+                              "finish; b1 is a loose tile (in no meld), so throw it.")
+    assert "b1 artan bir taş (hiçbir perde değil), onu at." in explain(a, Lang.TR)
+    assert choice_text(a, Lang.TR) in explain(a, Lang.TR) and choice_text(a) in explain(a)
+
+
+def test_among_equal_loose_tiles_the_one_the_next_player_least_wants_goes():
+    from okey_vision.coach import BASIC, RULES, Choice, Reason, Table
+    from okey_vision.coach.strategy import danger
+    from okey_vision.solver import arrange
+
+    rng = random.Random(26)
+    seen_safer = seen_loose = 0
+    for _ in range(60):
+        hand, ind = random_hand(rng, 15)
+        a = advise(hand, ind)
+        if a.can_declare:
+            continue
+        best = a.best
+        ties = [o for o in a.discards[1:] if (o.distance, o.outs) == (best.distance, best.outs)]
+        loose = set(arrange(hand, ind).shown[1])
+        # The same discards, distances and outs as the basic ranking: only the order within a tie differs.
+        basic = advise(hand, ind, rules=BASIC)
+        assert sorted((o.tile, o.distance, o.outs) for o in basic.discards) == \
+            sorted((o.tile, o.distance, o.outs) for o in a.discards)
+        assert (basic.best.distance, basic.best.outs) == (best.distance, best.outs)
+        if not ties:
+            continue
+        okey = okey_of(parse_tile(ind) if isinstance(ind, str) else ind)
+        if best.tile == okey:
+            continue
+        if any(o.tile in loose for o in ties):
+            assert best.tile in loose  # a loose tile before one inside a drawn meld
+            seen_loose += 1
+        note = next(n for n in a.notes if n.reason is Reason.CHOICE)
+        if note.args[2] in (Choice.SAFER, Choice.LOOSE_SAFER):
+            seen_safer += 1
+            mine = list(hand)
+            same = [o for o in ties if (o.tile in loose) == (best.tile in loose) and o.keeps == best.keeps]
+            assert all(danger(best.tile, Table(), mine, RULES.safety_generic)
+                       <= danger(o.tile, Table(), mine, RULES.safety_generic) for o in same)
+    assert seen_loose and seen_safer
+
+
+def test_a_finished_fourteen_says_declare():
+    from okey_vision.coach import Action, Reason
+    from okey_vision.coach.text import explain
+
+    a = advise("r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k3 k4", "b2")
+    assert a.action is Action.DECLARE and a.why.reason is Reason.DECLARE and a.can_declare
+    assert a.declare is not None and a.declare.discard is None and a.distance == 0
+    assert explain(a) == "Declare: your tiles are finished; show runs and sets for 2 points."

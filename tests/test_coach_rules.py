@@ -125,13 +125,14 @@ def test_check_counts_parses_a_named_indicator():
     check_counts(parse_hand("r5"), "r5")
 
 
-@pytest.mark.parametrize("coach", ["basic", "baseline"])
+@pytest.mark.parametrize("coach", ["basic", "baseline", "ties"])
 def test_decisions_match_the_recorded_old_coach(coach):
     # A quarter of benchmarks/coach_equivalence.py's cases against the
     # decisions recorded from the code before the refactor: the current
     # coach with issue 14's rules switched off (rules=BASIC), and the baseline
     # coach (commit b9e9903, taken from git history into .cache/) the strength
-    # benchmark seats as "today's coach".
+    # benchmark seats as "today's coach"; "ties": BASIC with issue 26's choice
+    # among equal discards, whose changes must all be ties re-ordered.
     import os
     import subprocess
     import sys

@@ -45,7 +45,7 @@ def test_a_copy_an_opponent_took_is_not_counted_as_an_out():
     assert (new.best.tile.name, new.best.outs) == ("r11", 11) and new.best.distance == basic.best.distance
     fj = next(o for o in new.discards if o.tile.name == "fj")
     assert fj.outs == 10 and "r10" not in [t.name for t in fj.out_tiles]
-    assert "you wait for" in explain(new)
+    assert "You wait for" in explain(new)
 
 
 def test_keep_back_a_tile_the_next_player_collects():
@@ -67,8 +67,9 @@ def test_keep_back_a_tile_the_next_player_collects():
 
 def test_the_basic_rules_say_what_the_coach_said_before():
     hand = "r1 r2 r3 y7 y8 y9 b4 b5 b6 k10 k11 k12 k13 y1"
-    assert explain(advise(hand, "b9", rules=BASIC)) == "draw from the stock: 1 exchange(s) away, 16 outs"
-    assert explain(advise(hand, "b9")).startswith("draw from the stock: 1 exchange(s) away, 16 outs; you wait for")
+    said = "Draw from the stock: you are 1 tile from winning, with 16 outs."
+    assert explain(advise(hand, "b9", rules=BASIC)) == said
+    assert explain(advise(hand, "b9")).startswith(said + " You wait for")
 
 
 class _Spy(GreedyPolicy):

@@ -34,6 +34,7 @@ from okey_vision.coach.advice import (
     OPPONENT_FINISH_RATE,
     Action,
     Advice,
+    Choice,
     Reason,
     Why,
     advise,
@@ -50,7 +51,8 @@ from okey_vision.memo import Memo
 from okey_vision.tiles import HAND_SIZE as FINISHED  # the old name, kept for callers
 
 __all__ = [
-    "Action", "Advice", "BASIC", "DiscardOption", "FINISHED", "Memo", "OKEY_PAIR", "OPPONENT_FINISH_RATE", "RULES",
+    "Action", "Advice", "BASIC", "Choice", "DiscardOption", "FINISHED", "Memo", "OKEY_PAIR", "OPPONENT_FINISH_RATE",
+    "RULES",
     "Reading", "Reason", "Rules", "Table", "UNREACHABLE",
     "advise", "best_discard", "distance", "holds_indicator_twin", "rank_discards", "reading", "take_offered",
     "wait_pays",

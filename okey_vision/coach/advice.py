@@ -9,6 +9,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -23,7 +24,7 @@ from okey_vision.coach.templates import TemplateSearch
 from okey_vision.errors import HandError, HandSizeError, clip
 from okey_vision.memo import Memo, owned
 from okey_vision.scoring import COUNTDOWN, check_scheme
-from okey_vision.solver import Declaration, Finish, declare
+from okey_vision.solver import Declaration, Finish, arrange, declare
 from okey_vision.tiles import (
     HAND_SIZE,
     MAX_HAND,
@@ -66,7 +67,21 @@ class Reason(Enum):
     # notes, said after the main reason
     WAITS_FOR = "waits_for"      # (out_tiles: tuple[Tile, ...], outs: int)
     KEEP_BACK = "keep_back"      # (kept: Tile, thrown: Tile)
+    CHOICE = "choice"            # (best: DiscardOption, ties: tuple[DiscardOption, ...], basis: Choice)
     LOOKAHEAD = "lookahead"      # (other: DiscardOption, tile: Tile, chosen: Look, first: Look)
+
+
+class Choice(str, Enum):
+    """Why the first of equally good discards (the same distance and outs)
+    comes first: the tie-break that set it before the next one."""
+
+    LOOSE = "loose"              # a loose tile (in no drawn meld) before a tile inside one
+    LOOSE_SAFER = "loose_safer"  # ... and, of the loose tiles, the one the next player least likely wants
+    SAFER = "safer"              # the one the next player least likely wants
+    KEEPS = "keeps"              # the one that keeps the most tiles in melds
+    CHANCES = "chances"          # the one whose loose tiles keep the most chances to join a meld
+    OKEY = "okey"                # not the okey: it is wild
+    ANY = "any"                  # nothing tells them apart
 
 
 @dataclass(frozen=True)
@@ -190,7 +205,8 @@ def advise(hand: HandInput, indicator: Tile | str | None = None, seen: str | Ite
            rules: Rules = RULES, declaration: Declaration | None = None) -> Advice:
     """Advice for a hand: 15 tiles -> declare or which discard (ranked);
     14 tiles with ``offered`` (the previous player's discard) -> take it or
-    draw from the stock; 14 without -> draw, with the distance and outs.
+    draw from the stock; 14 without -> draw, with the distance and outs
+    (declare, when they are finished as they are).
 
     ``hand``: a :class:`~okey_vision.tiles.Hand` (its own indicator and seen
     tiles; not checked again), or tiles with ``indicator`` and ``seen`` made
@@ -268,6 +284,46 @@ def keep_back(options: Sequence[DiscardOption], tiles: Sequence[Tile], seen: Seq
     return pick, low, risk
 
 
+def player_choice(options: Sequence[DiscardOption], tiles: Sequence[Tile], ind: Tile, known: Sequence[Tile],
+                  table: Table, rules: Rules, memo: Memo) -> tuple[list[DiscardOption], Choice | None]:
+    """Equally good discards (the same distance and outs), ordered as a
+    player chooses (``rules.loose_first``): the okey last, then a loose tile
+    (in no meld of the groups the player sees drawn: ``Arrangement.shown``)
+    before a tile inside a drawn meld, then the one keeping most tiles in
+    melds, then the one the next player least likely wants (:func:`danger`),
+    then the ranking's own tie-breaks. Without the rule the ranking's order
+    stands. Returns the options so ordered, and why the first of the best's
+    equals comes first (None when it has none)."""
+    okey = okey_of(ind)
+    loose = set(arrange(tiles, ind, memo=memo).shown[1]) if rules.loose_first else set()
+    mine = list(tiles) + list(known)
+
+    def parts(o: DiscardOption) -> tuple[tuple[Choice, object], ...]:
+        if not rules.loose_first:  # the ranking's tie-breaks (rank_key)
+            return ((Choice.KEEPS, -o.keeps), (Choice.CHANCES, -o.potential), (Choice.OKEY, o.tile == okey),
+                    (Choice.ANY, o.tile.index))
+        risk = round(danger(o.tile, table, mine, rules.safety_generic), 9)
+        return ((Choice.OKEY, o.tile == okey), (Choice.LOOSE, o.tile not in loose), (Choice.KEEPS, -o.keeps),
+                (Choice.SAFER, risk), (Choice.CHANCES, -o.potential), (Choice.ANY, o.tile.index))
+
+    out: list[DiscardOption] = []
+    basis = None
+    i = 0
+    while i < len(options):
+        j = i
+        while j < len(options) and (options[j].distance, options[j].outs) == (options[i].distance, options[i].outs):
+            j += 1
+        keyed = sorted(((tuple(v for _, v in parts(o)), parts(o), o) for o in options[i:j]), key=lambda k: k[0])
+        out += [o for _, _, o in keyed]
+        if i == 0 and j - i > 1:
+            (_, first, best), (_, second, _) = keyed[0], keyed[1]
+            basis = next(name for (name, a), (_, b) in zip(first, second, strict=True) if a != b)
+            if basis is Choice.SAFER and best.tile in loose and any(o.tile not in loose for _, _, o in keyed):
+                basis = Choice.LOOSE_SAFER
+        i = j
+    return out, basis
+
+
 def _look_draws(rules: Rules, table: Table) -> int:
     """The player's draws the lookahead plays: ``rules.look_draws``, fewer
     when the stock runs out first (shared: the player draws one tile in ``players``)."""
@@ -316,6 +372,11 @@ def _advise_discard(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[
     found = discard_options(tiles, ind, known, memo, with_outs, only_best=only_best and with_outs)
     options = sorted(found, key=lambda o: rank_key(o, okey))
     safety = rules.safety and table.stock_left is not None and not decl.can_declare and len(options) > 1
+    basis = None
+    if not decl.can_declare:
+        # Without the outs, discards of one distance are not known to be equally good: the ranking's order stands.
+        chooser = rules if with_outs else dataclasses.replace(rules, loose_first=False)
+        options, basis = player_choice(options, tiles, ind, known, table, chooser, memo)
     if only_best and not (safety or rules.lookahead):
         options = options[:1]
     common: dict[str, Any] = dict(hand=tuple(tiles), indicator=ind, seen=tuple(gone), indicator_twin=twin,
@@ -350,6 +411,8 @@ def _advise_discard(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[
     best = options[0]
     # Tied discards are named when the tie-break chose (not the safety rule, which says why itself).
     ties = [o for o in options[1:] if (o.distance, o.outs) == (best.distance, best.outs)] if not notes else []
+    if ties and basis is not None:
+        notes = (Why(Reason.CHOICE, (best, tuple(ties), basis)),)
     notes = notes + _waits_for(best.out_tiles, best.outs) if rules.explain else notes
     return Advice(action=Action.DISCARD, why=Why(Reason.DISCARD, (best, tuple(ties))), distance=best.distance,
                   discards=tuple(options), notes=notes, **common)
@@ -378,6 +441,10 @@ def _advise_draw(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[Til
                                   outs=now.outs, out_tiles=now.out_tiles, indicator_twin=twin, scheme=scheme)
     waits = _waits_for(now.out_tiles, now.outs) if rules.explain else ()
     if off is None:
+        finish = declare(tiles, ind, scheme, memo=memo).best if now.distance == 0 else None
+        if finish is not None:  # finished as they are: declare, not draw
+            return Advice(action=Action.DECLARE, why=Why(Reason.DECLARE, (finish, scheme)), can_declare=True,
+                          declare=finish, **common)
         return Advice(action=Action.DRAW, why=Why(Reason.DRAW, (now,)), notes=waits, **common)
     take, finishes = take_offered(tiles, ind, known, off, now, scheme, memo)
     after: DiscardOption | None = None

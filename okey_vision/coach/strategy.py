@@ -49,6 +49,7 @@ class Rules:
     safety_generic: float = 0.25  # weight of a partner copy merely unseen (1 for one known held)
     wait: bool = True            # a finished hand waits for an okey-discard finish when waiting pays
     explain: bool = False        # add the notes in player words (the tiles waited for, ...)
+    loose_first: bool = False    # equal discards: a loose tile first, then the one the next player least wants
     lookahead: bool = False      # close discards compared by sampled draws played forward (coach.lookahead)
     look_draws: int = 6          # ... the player's draws played forward
     look_samples: int = 200      # ... shuffles of the hidden tiles (each candidate plays the same ones)
@@ -66,8 +67,9 @@ BASIC = Rules()
 #: The rules kept: measured stronger on the tuning seeds (README, "Coach
 #: strength"). Waiting measured no gain for the bot (fewer wins, the same
 #: net points), so the advice declares at once, as the bot does; the
-#: lookahead measured no gain either and stays off.
-RULES = Rules(take_outs=True, wait=False, explain=True)
+#: lookahead measured no gain either and stays off. Equal discards go as a
+#: player chooses them (issue 26: a loose tile first; measured no weaker).
+RULES = Rules(take_outs=True, wait=False, explain=True, loose_first=True)
 
 
 #: How much each meld partner of a tile makes the next player want it.

@@ -147,6 +147,7 @@ class TemplateSearch:
         self._free_mask = memo.free_faces
         self._reach = memo.reach
         self._melds = memo.melds
+        self._most = memo.most
 
     def options(self, x: int, y: int, w: int, cap: int) -> list[tuple[int, int, int, int, int, int]]:
         """:func:`_options` for the lowest tile of ``x``, memoised on what
@@ -175,6 +176,39 @@ class TemplateSearch:
                 rest &= ~(3 << SHIFT[j])
                 value |= _SET_FIELDS[j] | _RUN_FIELDS[j][g]
             self._reach[key] = value
+        return value
+
+    def most(self, x: int, g: int) -> int:
+        """The most tiles of ``x`` that melds with at most ``g`` gaps can
+        hold, whatever is available: a template of ``b`` slots with at most
+        ``g`` gaps holds at least ``b - g`` hand tiles, so none fits when
+        ``b - g`` is more than this. The melds are the searches' own
+        (:meth:`options`, every gap open: it takes nothing from ``y``), so
+        any template they find is one of these. Memoised on ``(x, g)``
+        alone: far fewer states than the searches it prunes, most of whose
+        states fail (issue 26: the far hands' searches lost about two thirds
+        of their states, their time halved or better)."""
+        key = x << 4 | g
+        value = self._most.get(key)
+        if value is None:
+            if x == 0:
+                return 0
+            total = (x & _M1).bit_count() + 2 * ((x >> 1) & _M1).bit_count()
+            # The lowest tile is left out, or lies in a meld (gaps anywhere:
+            # nothing is taken from y). The melds are :func:`_options`'s with
+            # every gap open, walked here (not memoised: each state is met once).
+            value = self.most(x - (1 << (((x & -x).bit_length() - 1) & ~1)), g)
+            held = (x | x >> 1) & _M1
+            for lead, family in _SHAPES[((x & -x).bit_length() - 1) >> 1]:
+                if lead > g or value == total:
+                    break
+                for mask, size in family:
+                    used = held & mask
+                    k = used.bit_count()
+                    if size - k > g:
+                        break  # the family's later melds only add gaps
+                    value = max(value, k + self.most(x - used, g - size + k))
+            self._most[key] = value
         return value
 
     def free(self, y: int, w: int, b: int) -> bool:
@@ -227,6 +261,9 @@ class TemplateSearch:
             return False  # too few hand tiles left to fill the non-gap slots
         if x == 0:
             return b <= g and self.free(y, w, b)
+        most = self._most.get(x << 4 | g)
+        if b - g > (self.most(x, g) if most is None else most):
+            return False  # too few hand tiles fit in melds with so few gaps
         if g == 0:
             key = (x, 0, 0, b * 16)  # inline of _key (the hottest line of the search)
         else:
@@ -259,6 +296,9 @@ class TemplateSearch:
             return -1
         if x == 0:
             return self.free_faces(y, w, b) if b <= g and self.free(y, w, b) else -1
+        most = self._most.get(x << 4 | g)
+        if b - g > (self.most(x, g) if most is None else most):
+            return -1
         key = self._key(x, y, w, b, g)
         value = self._gaps.get(key)
         if value is not None:
@@ -276,45 +316,52 @@ class TemplateSearch:
         self._fits[key] = value >= 0
         return value
 
-    def gap_faces_left(self, x: int, y: int, w: int, b: int, g: int, total: int) -> tuple[int, dict[int, int]]:
-        """:meth:`gap_faces`, and per face of ``x``: the gap faces of the
-        templates that leave a tile of that face out.
+    def gap_faces_left(self, x: int, y: int, w: int, b: int, g: int, total: int, track: int = _M1
+                       ) -> tuple[int, dict[int, int]]:
+        """:meth:`gap_faces`, and per face of ``x`` (of ``track``, low bits:
+        every face unless told): the gap faces of the templates that leave a
+        tile of that face out.
 
         Run on a 15-tile hand, it serves every discard at once: a template of
         the 15 that leaves a tile out is a template of the 14 after
         discarding it, and when it has the 15's fewest gaps it is an optimal
         one there."""
-        found = self._faces_left(x, y, w, b, g, total)
+        found = self._faces_left(x, y, w, b, g, total, track)
         return (found[0], found[1]) if found[0] >= 0 else (0, {})
 
-    def _faces_left(self, x: int, y: int, w: int, b: int, g: int, total: int) -> tuple[int, dict[int, int]]:
+    def _faces_left(self, x: int, y: int, w: int, b: int, g: int, total: int, track: int
+                    ) -> tuple[int, dict[int, int]]:
         """:meth:`gap_faces_left` in one pass, as :meth:`faces_if_fits`: (-1, {})
-        when no template fits."""
-        if b - g > total:
+        when no template fits. A state holding no tracked face has nothing
+        to say per face: its gap faces are :meth:`faces_if_fits`'s."""
+        tracked = (x | x >> 1) & track
+        if not tracked:
+            faces = self.faces_if_fits(x, y, w, b, g, total)
+            return (faces, {}) if faces >= 0 else _NONE
+        if b - g > total or b - g > self.most(x, g):
             return _NONE
-        if x == 0:
-            return (self.free_faces(y, w, b), {}) if b <= g and self.free(y, w, b) else _NONE
-        key = self._key(x, y, w, b, g)
+        key = self._key(x, y, w, b, g) + (tracked,)
         found = self._left.get(key)
         if found is not None:
             return found
-        if self._fits.get(key) is False:
+        if self._fits.get(key[:4]) is False:
             return _NONE
         p = ((x & -x).bit_length() - 1) & ~1
-        every, below = self._faces_left(x - (1 << p), y, w, b, g, total - 1)
+        every, below = self._faces_left(x - (1 << p), y, w, b, g, total - 1, track)
         left = dict(below)
-        if every >= 0:
+        if every >= 0 and tracked & (1 << p):
             left[p >> 1] = left.get(p >> 1, 0) | every  # this tile is the one left out
         for used, real, wild, size, k, faces in self.options(x, y, w, g):
             if size <= b:
-                sub, sub_left = self._faces_left(x - used, y - real, w - wild, b - size, g - size + k, total - k)
+                sub, sub_left = self._faces_left(x - used, y - real, w - wild, b - size, g - size + k, total - k,
+                                                 track)
                 if sub >= 0:
                     every = max(every, 0) | faces | sub
                     for f, m in sub_left.items():
                         left[f] = left.get(f, 0) | faces | m
         found = (every, left) if every >= 0 else _NONE
         self._left[key] = found
-        self._fits[key] = every >= 0
+        self._fits[key[:4]] = every >= 0
         return found
 
     def fewest_gaps(self, x: int, y: int, w: int, total: int, start: int = 0, most: int = HAND_SIZE) -> int:

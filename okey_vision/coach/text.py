@@ -5,7 +5,15 @@ itself returns plain data (:class:`~okey_vision.coach.advice.Why`: a
 :class:`~okey_vision.coach.advice.Reason` and its values); :data:`REASONS`
 says each reason, :func:`explain` a whole advice. Turkish uses the words
 players use at the table: gösterge, okey, sahte okey, ıstaka, per, çift, at,
-bitir, çek.
+bitir, çek, artan.
+
+The app and the command line say the same advice in the same sentences:
+:func:`headline` (the move), :func:`explain` (why), :func:`choice_text`
+(equally good discards, and why the advised one goes), and the command
+line's reports (:func:`advice_lines`, :func:`solve_lines`,
+:func:`read_lines`). Each sentence ends with its full stop; counts are said
+by :func:`count` ('1 pair', '2 pairs'; Turkish: '2 çift'); tiles in a list
+come by colour, then number (:func:`tiles_text`).
 
 >>> distance_text(0), distance_text(2)
 ('finished (distance 0)', '2 tiles from winning (distance 2)')
@@ -15,25 +23,29 @@ bitir, çek.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from okey_vision.coach.advice import Action, Advice, Reason, Why
+from okey_vision.coach.advice import Action, Advice, Choice, Reason, Why
 from okey_vision.coach.templates import UNREACHABLE
 from okey_vision.lang import Lang
-from okey_vision.tiles import HAND_SIZE, MAX_HAND, Tile
+from okey_vision.tiles import HAND_SIZE, MAX_HAND, Tile, format_hand, okey_of, sort_tiles
 
 if TYPE_CHECKING:  # pragma: no cover - names for type hints only
     from okey_vision.coach.lookahead import Look
     from okey_vision.coach.ranking import DiscardOption
     from okey_vision.coach.reading import Reading
     from okey_vision.scoring import FinishKind
-    from okey_vision.solver import Finish
+    from okey_vision.solver import Arrangement, Declaration, Finish
 
 #: The languages of every sentence (the codes of :class:`Lang`).
 LANGS = tuple(lang.value for lang in Lang)
 
 #: key -> (English, Turkish) templates; ``{name}`` fields are filled by :func:`say`.
+#: A sentence ends with its full stop; a count of things is said by
+#: :func:`count` ("1 tile", "2 tiles"; Turkish keeps the singular after a
+#: number: "2 taş"), so a template takes the count whole (``{outs}``: "17 outs").
 SENTENCES: dict[str, tuple[str, str]] = {
     # actions (Action.label)
     "action.discard": ("discard", "at"),
@@ -46,72 +58,97 @@ SENTENCES: dict[str, tuple[str, str]] = {
     # scoring schemes as a sentence names them
     "scheme.countdown": ("countdown", "geri sayım"),
     "scheme.penalty": ("penalty", "ceza puanı"),
-    # a discard's route in a reason (English: the route's own name)
-    "route.melds": ("melds", "per"),
-    "route.pairs": ("pairs", "çift"),
-    "route.both": ("both", "per ya da çift"),
-    # reasons
-    "declare_reason": ("declare: throw {tile} and show {how} for {points} points{extra}",
-                       "bitir: {tile} at ve {how} göster, {points} puan{extra}"),
+    # a discard's route in a reason
+    "route.melds": ("runs and sets", "per"),
+    "route.pairs": ("seven pairs", "çift"),
+    "route.both": ("runs and sets or seven pairs", "per ya da çift"),
+    # the things counted: English singular|plural; Turkish one word (no plural after a number)
+    "unit.tile": ("tile|tiles", "taş"),
+    "unit.out": ("out|outs", "taş"),
+    "unit.pair": ("pair|pairs", "çift"),
+    "unit.point": ("point|points", "puan"),
+    "unit.time": ("time|times", "kez"),
+    # reasons: one sentence each
+    "declare_reason": ("Declare: throw {tile} and show {how} for {points}{extra}.",
+                       "Bitir: {tile} at ve {how} göster, {points}{extra}."),
+    "declare_finished": ("Declare: your tiles are finished; show {how} for {points}{extra}.",
+                         "Bitir: taşların bitti; {how} göster, {points}{extra}."),
     "okey_doubles": (" (throwing the okey doubles it)", " (okeyi atmak puanı ikiye katlar)"),
-    "wait_reason": ("finished, but {wins} of {unseen} unseen tiles let you finish by throwing "
-                    "the okey next turn for {later} points instead of {now}: worth one turn",
-                    "el bitti, ama görülmemiş {unseen} taşın {wins} tanesi gelecek el okey atarak "
-                    "bitirmeni sağlar: {now} yerine {later} puan, bir el beklemeye değer"),
-    "discard_reason": ("throw {tile}: {distance} exchange(s) from a finished hand ({route}) with {outs} outs",
-                       "{tile} at: bitmeye {distance} değişim kalır ({route}), {outs} taş işine yarar"),
-    "tied": ("; tied with {tiles}, it keeps most tiles in melds",
-             "; {tiles} ile eşit, ama perlerde daha çok taş tutar"),
-    "draw_reason": ("draw from the stock: {distance} exchange(s) away, {outs} outs",
-                    "yerden çek: bitmeye {distance} değişim var, {outs} taş işine yarar"),
-    "take_finishes": ("take {tile}: it finishes the hand", "{tile} al: eli bitirir"),
-    "take_reason": ("take {tile}: it brings the hand to {closer} exchange(s) from finished "
-                    "(the stock does so only {outs} times in the unseen tiles)",
-                    "{tile} al: bitmeye {closer} değişim kalır "
-                    "(yerden çekince bu, görülmemiş taşlarda yalnız {outs} kez olur)"),
-    "leave_reason": ("draw from the stock: {tile} does not shorten the hand "
-                     "({distance} exchange(s), {outs} outs), and the stock hides your plan",
-                     "yerden çek: {tile} eli kısaltmaz (bitmeye {distance} değişim, "
-                     "{outs} taş işine yarar) ve yerden çekmek planını gizler"),
-    "take_outs_reason": ("take {tile}: the hand stays {distance} exchange(s) from finished, but after "
-                         "throwing {throw} it waits for {after} tiles instead of {outs} - more than the one "
-                         "draw you give up",
-                         "{tile} al: bitmeye yine {distance} değişim kalır, ama {throw} atınca {outs} yerine "
-                         "{after} taş işine yarar - vazgeçtiğin tek çekişten fazlası"),
-    "waits_for": ("; you wait for {tiles} ({outs} left to come)",
-                  "; beklediğin taşlar: {tiles} (gelebilecek {outs} taş)"),
-    "keep_back": ("; {kept} is as good but the next player likely collects it (it fits the tiles they "
-                  "took and kept), so keep {kept} back",
-                  "; {kept} de aynı derecede iyi, ama sonraki oyuncu büyük olasılıkla onu topluyor (aldığı "
-                  "taşlara uyuyor), bu yüzden {kept} taşını elde tut"),
-    "lookahead_note": ("; throwing {other} would wait for {other_outs} tiles, but played {draws} draws ahead "
-                       "in {samples} sampled deals, throwing {tile} finishes the hand in {won} of them (throwing "
-                       "{other}: {other_won}) and sooner on average: what you wait for next comes more often",
-                       "; {other} atınca {other_outs} taş beklersin, ama {samples} örnek dağıtımda {draws} çekiş "
-                       "ileri oynayınca {tile} atarsan el {won} kez biter ({other} atarsan {other_won} kez) ve "
-                       "ortalamada daha erken: sonra beklediğin taşlar daha sık gelir"),
-    "lookahead_closer": ("; throwing {other} would wait for {other_outs} tiles, but played {draws} draws ahead "
-                         "in {samples} sampled deals, throwing {tile} comes within {goal} exchange(s) of finished "
-                         "in {won} of them (throwing {other}: {other_won}) and sooner on average: what you wait "
-                         "for next comes more often",
-                         "; {other} atınca {other_outs} taş beklersin, ama {samples} örnek dağıtımda {draws} "
-                         "çekiş ileri oynayınca {tile} atarsan bitişe {goal} değişim kalması {won} kez olur "
-                         "({other} atarsan {other_won} kez) ve ortalamada daha erken: sonra beklediğin taşlar "
-                         "daha sık gelir"),
-    "take_look_reason": ("take {tile}: the hand stays {distance} exchange(s) from finished either way, but "
-                         "played {draws} draws ahead in {samples} sampled deals, taking it and throwing {throw} {gets} "
-                         "in {won} of them (drawing: {other_won}) and sooner on average",
-                         "{tile} al: bitmeye yine {distance} değişim kalır, ama {samples} örnek dağıtımda {draws} "
-                         "çekiş ileri oynayınca alıp {throw} atarsan {gets} {won} kez (yerden çekersen "
-                         "{other_won} kez) ve ortalamada daha erken"),
-    "leave_look_reason": ("draw from the stock: {tile} keeps the hand {distance} exchange(s) from finished, and "
-                          "played {draws} draws ahead in {samples} sampled deals, drawing {gets} in {won} of "
-                          "them (taking it: {other_won}) and sooner on average",
-                          "yerden çek: {tile} eli kısaltmaz (bitmeye {distance} değişim), ve {samples} örnek "
-                          "dağıtımda {draws} çekiş ileri oynayınca yerden çekersen {gets} {won} kez (alırsan "
-                          "{other_won} kez) ve ortalamada daha erken"),
+    "wait_reason": ("The hand is finished, but {wins} of {unseen} unseen tiles let you finish by throwing "
+                    "the okey next turn for {later} points instead of {now}: worth one turn.",
+                    "El bitti, ama görülmemiş {unseen} taşın {wins} tanesi gelecek el okey atarak "
+                    "bitirmeni sağlar: {now} yerine {later} puan, bir el beklemeye değer."),
+    "discard_reason": ("{tile} leaves you {away} from winning ({route}), with {outs}.",
+                       "{tile} atınca bitmeye {away} kalır ({route}), {outs} işine yarar."),
+    "discard_stuck": ("{tile}: no finish is possible with the tiles left, whichever you throw.",
+                      "{tile}: hangisini atsan da kalan taşlarla bitirmek mümkün değil."),
+    "draw_reason": ("Draw from the stock: you are {away} from winning, with {outs}.",
+                    "Yerden çek: bitmeye {away} var, {outs} işine yarar."),
+    "take_finishes": ("Take {tile}: it finishes the hand.", "{tile} al: eli bitirir."),
+    "take_reason": ("Take {tile}: it brings the hand to {closer} from winning (the stock does so only "
+                    "{outs} in the unseen tiles).",
+                    "{tile} al: bitmeye {closer} kalır (yerden çekince bu, görülmemiş taşlarda yalnız {outs} olur)."),
+    "leave_reason": ("Draw from the stock: {tile} does not bring you closer ({away} from winning, {outs}), "
+                     "and the stock hides your plan.",
+                     "Yerden çek: {tile} eli kısaltmaz (bitmeye {away}, {outs} işine yarar) ve yerden çekmek "
+                     "planını gizler."),
+    "take_outs_reason": ("Take {tile}: the hand stays {away} from winning, but after throwing {throw} it waits "
+                         "for {after} instead of {outs} - more than the one draw you give up.",
+                         "{tile} al: bitmeye yine {away} kalır, ama {throw} atınca {outs} yerine {after} işine "
+                         "yarar - vazgeçtiğin tek çekişten fazlası."),
+    "waits_for": ("You wait for {tiles} ({outs} left to come).", "Beklediğin taşlar: {tiles} (gelebilecek {outs})."),
+    "keep_back": ("{kept} is as good, but the next player likely collects it (it fits the tiles they took and "
+                  "kept), so keep {kept} back.",
+                  "{kept} de aynı derecede iyi, ama sonraki oyuncu büyük olasılıkla onu topluyor (aldığı taşlara "
+                  "uyuyor), bu yüzden {kept} taşını elde tut."),
+    "lookahead_note": ("Throwing {other} would wait for {other_outs}, but played {draws} draws ahead in {samples} "
+                       "sampled deals, throwing {tile} finishes the hand in {won} of them (throwing {other}: "
+                       "{other_won}) and sooner on average: what you wait for next comes more often.",
+                       "{other} atınca {other_outs} beklersin, ama {samples} örnek dağıtımda {draws} çekiş ileri "
+                       "oynayınca {tile} atarsan el {won} kez biter ({other} atarsan {other_won} kez) ve ortalamada "
+                       "daha erken: sonra beklediğin taşlar daha sık gelir."),
+    "lookahead_closer": ("Throwing {other} would wait for {other_outs}, but played {draws} draws ahead in "
+                         "{samples} sampled deals, throwing {tile} comes within {goal} of winning in {won} of them "
+                         "(throwing {other}: {other_won}) and sooner on average: what you wait for next comes more "
+                         "often.",
+                         "{other} atınca {other_outs} beklersin, ama {samples} örnek dağıtımda {draws} çekiş ileri "
+                         "oynayınca {tile} atarsan bitmeye {goal} kalması {won} kez olur ({other} atarsan "
+                         "{other_won} kez) ve ortalamada daha erken: sonra beklediğin taşlar daha sık gelir."),
+    "take_look_reason": ("Take {tile}: the hand stays {away} from winning either way, but played {draws} draws "
+                         "ahead in {samples} sampled deals, taking it and throwing {throw} {gets} in {won} of them "
+                         "(drawing: {other_won}) and sooner on average.",
+                         "{tile} al: bitmeye yine {away} kalır, ama {samples} örnek dağıtımda {draws} çekiş ileri "
+                         "oynayınca alıp {throw} atarsan {gets} {won} kez (yerden çekersen {other_won} kez) ve "
+                         "ortalamada daha erken."),
+    "leave_look_reason": ("Draw from the stock: {tile} keeps the hand {away} from winning, and played {draws} "
+                          "draws ahead in {samples} sampled deals, drawing {gets} in {won} of them (taking it: "
+                          "{other_won}) and sooner on average.",
+                          "Yerden çek: {tile} eli kısaltmaz (bitmeye {away}), ve {samples} örnek dağıtımda {draws} "
+                          "çekiş ileri oynayınca yerden çekersen {gets} {won} kez (alırsan {other_won} kez) ve "
+                          "ortalamada daha erken."),
     "look_gets_0": ("finishes", "el biter"),
-    "look_gets_n": ("comes within {goal} exchange(s) of finished", "bitişe {goal} değişim kalır"),
+    "look_gets_n": ("comes within {goal} of winning", "bitmeye {goal} kalır"),
+    # equally good discards, and why the first of them comes first (Choice)
+    "ties": ("{names} are equally good: {all} leave you {away} with {outs} that {what}",
+             "{names} aynı derecede iyi: {all} seni {away} bırakır ve {outs} {what}"),
+    "choice.loose": ("{tile} is a loose tile (in no meld), so throw it",
+                     "{tile} artan bir taş (hiçbir perde değil), onu at"),
+    "choice.loose_safer": ("{tile} is a loose tile and the one the next player is least likely to use, so throw it",
+                           "{tile} artan bir taş ve sonraki oyuncunun işine en az yarayacak olanı, onu at"),
+    "choice.safer": ("the next player is least likely to use {tile}, so throw it",
+                     "{tile} sonraki oyuncunun işine en az yarar, onu at"),
+    "choice.keeps": ("throwing {tile} keeps the most tiles in melds", "{tile} atınca perlerde en çok taş kalır"),
+    "choice.chances": ("throwing {tile} leaves your loose tiles the most chances to join a meld",
+                       "{tile} atınca artan taşların pere girme şansı en yüksek kalır"),
+    "choice.okey": ("keep the okey: it stands for any tile", "okeyi tut: her taşın yerine geçer"),
+    "choice.any": ("any of them will do", "hangisini atsan olur"),
+    "and": (" and ", " ve "),
+    "both": ("both", "ikisi de"),
+    "all": ("all", "hepsi"),
+    "away_0": ("finished", "eli bitmiş"),
+    "away_n": ("{away} from winning", "bitmeye {away} uzakta"),
+    "what_finish": ("finish", "eli bitirir"),
+    "what_closer": ("bring you closer", "bitişe yaklaştırır"),
     # what screens show
     "unreachable": ("no finish is possible with the tiles left", "kalan taşlarla bitirmek mümkün değil"),
     "finished": ("finished (distance 0)", "bitti (mesafe 0)"),
@@ -120,43 +157,61 @@ SENTENCES: dict[str, tuple[str, str]] = {
     "head_wait": ("Wait: discard {tile} and keep your finished hand - "
                   "finishing by throwing the okey later doubles the points.",
                   "Bekle: {tile} at ve bitmiş elini tut - sonra okey atarak bitirmek puanı ikiye katlar."),
-    "head_finished": ("Declare: your {n} tiles are finished as {how} ({points} points, {scheme}).",
-                      "Bitir: {n} taşın {how} olarak bitti ({points} puan, {scheme})."),
-    "head_declare": ("Declare: discard {tile} and show {how} ({points} points, {scheme}{okey}).",
-                     "Bitir: {tile} at ve {how} göster ({points} puan, {scheme}{okey})."),
+    "head_finished": ("Declare: your {n} tiles are finished as {how} ({points}, {scheme}).",
+                      "Bitir: {n} taşın {how} olarak bitti ({points}, {scheme})."),
+    "head_declare": ("Declare: discard {tile} and show {how} ({points}, {scheme}{okey}).",
+                     "Bitir: {tile} at ve {how} göster ({points}, {scheme}{okey})."),
     "okey_doubles_dash": (" - discarding the okey doubles it", " - okeyi atmak puanı ikiye katlar"),
-    "head_discard": ("Discard {tile}: {distance}, {outs} outs.", "{tile} at: {distance}, {outs} taş işine yarar."),
-    "head_draw": ("Draw: {distance}, {outs} outs.", "Çek: {distance}, {outs} taş işine yarar."),
-    "head_size": ("{n} tiles: a hand has {hand} tiles ({most} after taking one); add or remove tiles below.",
-                  "{n} taş: bir elde {hand} taş olur (taş alınca {most}); aşağıdan taş ekle ya da çıkar."),
+    "head_discard": ("Discard {tile}: {distance}, {outs}.", "{tile} at: {distance}, {outs} işine yarar."),
+    "head_draw": ("Draw: {distance}, {outs}.", "Çek: {distance}, {outs} işine yarar."),
+    "head_size": ("{n}: a hand has {hand} tiles ({most} after taking one); add or remove tiles below.",
+                  "{n}: bir elde {hand} taş olur (taş alınca {most}); aşağıdan taş ekle ya da çıkar."),
     "no_indicator": ("Set the indicator (the tile turned face up) to get advice.",
                      "Öneri için göstergeyi (açılan taşı) seç."),
     "no_tiles": ("No tiles in the hand: take a photo of your rack, or add tiles below.",
                  "Elde taş yok: ıstakanın fotoğrafını çek ya da aşağıdan taş ekle."),
     "caption_declare": ("Declare with these {how}", "Bunlarla bitir: {how}"),
-    "caption_pairs": ("Seven pairs route: {pairs} pairs", "Çift yolu: {pairs} çift"),
+    "caption_pairs": ("Seven pairs route: {pairs}", "Çift yolu: {pairs}"),
     "caption_melds": ("Runs and sets: {in_melds} of {tiles} tiles in melds",
                       "Perler: {tiles} taşın {in_melds} tanesi perde"),
     "cannot_take": ("Cannot take {tile}: {why}", "{tile} alınamaz: {why}"),
-    "ties": ("{names} are equally good: {all} leave you {away} with {outs} tiles that {what}.",
-             "{names} aynı derecede iyi: {all} seni {away} bırakır ve {outs} taş {what}."),
-    "and": (" and ", " ve "),
-    "both": ("both", "ikisi de"),
-    "all": ("all", "hepsi"),
-    "away_0": ("finished", "eli bitmiş"),
-    "away_1": ("one tile away", "bitişe 1 taş uzakta"),
-    "away_n": ("{d} tiles away", "bitişe {d} taş uzakta"),
-    "what_finish": ("finish", "eli bitirir"),
-    "what_closer": ("bring you closer", "bitişe yaklaştırır"),
     # the command line
-    "cli_indicator": ("Indicator {ind}: okey {okey}", "Gösterge {ind}: okey {okey}"),
-    "cli_advice": ("Advice: {reason}", "Öneri: {reason}"),
+    "cli_indicator": ("Indicator {ind}: okey {okey}.", "Gösterge {ind}: okey {okey}."),
+    "cli_why": ("Why: {reason}", "Neden: {reason}"),
     "cli_twin": ("You hold the indicator's twin ({ind}): show it for the bonus.",
                  "Göstergenin eşi sende ({ind}): bonus için göster."),
-    "cli_discards": ("Discards (distance after, outs):", "Atılacak taşlar (sonraki mesafe, işe yarayan taşlar):"),
+    "cli_finishes": ("Other finishing discards: {tiles}.", "Bitiren öbür atışlar: {tiles}."),
+    "cli_discards": ("Discards, best first (distance after, outs):",
+                     "Atılacak taşlar, en iyisi önce (sonraki mesafe, işe yarayan taşlar):"),
     "cli_discard": ("  {tile:<4} distance {distance}  outs {outs:<3} {outs_tiles}",
                     "  {tile:<4} mesafe {distance}  {outs:<3} {outs_tiles}"),
-    "cli_distance": ("Distance {distance}, outs {outs}: {outs_tiles}", "Mesafe {distance}, {outs} taş: {outs_tiles}"),
+    "cli_unreachable": ("-", "-"),
+    # the solve command
+    "solve_indicator": ("Indicator {ind}: okey {okey} (wild); a false joker plays as {okey}.",
+                        "Gösterge {ind}: okey {okey} (her taşın yerine geçer); sahte okey {okey} yerine geçer."),
+    "solve_hand": ("Hand ({n}): {tiles}", "El ({n}): {tiles}"),
+    "solve_meld": ("  {kind:<4} {tiles}", "  {kind:<4} {tiles}"),
+    "solve_left": ("  left over: {tiles}", "  artan: {tiles}"),
+    "solve_pairs": ("Seven pairs: {pairs}{shown}", "Çiftler: {pairs}{shown}"),
+    "solve_no": ("Declare: no. {note}", "Bitir: hayır. {note}"),
+    "note_short": ("{n}: a finished hand has {hand} tiles ({most} before the discard).",
+                   "{n}: bitmiş bir elde {hand} taş olur (atmadan önce {most})."),
+    "note_open": ("No finish: not every tile fits in melds or seven pairs.",
+                  "Bitmiyor: her taş bir pere ya da çifte girmiyor."),
+    "solve_yes": ("Declare: yes, {what} and show {how} ({points}, {scheme}{extra}).",
+                  "Bitir: evet, {what} ve {how} göster ({points}, {scheme}{extra})."),
+    "solve_discard": ("discard {tile}", "{tile} at"),
+    "solve_fourteen": ("the 14 tiles", "14 taşla"),
+    "solve_okey_doubles": (", discarding an okey doubles it", ", okey atmak puanı ikiye katlar"),
+    "meld.run": ("run", "sıra"),
+    "meld.set": ("set", "grup"),
+    "meld.pair": ("pair", "çift"),
+    # the read command
+    "read_none": ("No tiles found in the {width}x{height} photo.", "{width}x{height} fotoğrafta taş bulunamadı."),
+    "read_count": ("{n} read ({width}x{height}); '?' = please confirm.",
+                   "{n} okundu ({width}x{height}); '?' = lütfen kontrol et."),
+    "read_row": ("  row {row}: {tiles}", "  sıra {row}: {tiles}"),
+    "read_apart": ("  apart: {tiles}", "  ayrı: {tiles}"),
 }
 
 
@@ -164,6 +219,17 @@ def say(key: str, lang: Lang = Lang.EN, **fields: object) -> str:
     """The sentence ``key`` in ``lang``, its ``{fields}`` filled."""
     en, tr = SENTENCES[key]
     return (tr if Lang.of(lang) is Lang.TR else en).format(**fields)
+
+
+def count(n: int, unit: str, lang: Lang = Lang.EN) -> str:
+    """``n`` things in words: '1 tile', '2 tiles', '1 pair'; Turkish keeps
+    the singular after a number ('2 taş', '3 çift').
+
+    >>> count(1, "pair"), count(2, "pair"), count(2, "pair", Lang.TR)
+    ('1 pair', '2 pairs', '2 çift')
+    """
+    one, _, many = say(f"unit.{unit}", lang).partition("|")
+    return f"{n} {one if n == 1 or not many else many}"
 
 
 def action_label(action: Action, lang: Lang = Lang.EN) -> str:
@@ -182,8 +248,38 @@ def scheme_label(scheme: str, lang: Lang = Lang.EN) -> str:
     return say(key, lang) if key in SENTENCES else scheme
 
 
+def meld_label(kind: str, lang: Lang = Lang.EN) -> str:
+    """A meld's kind in words: run, set or pair."""
+    key = f"meld.{kind}"
+    return say(key, lang) if key in SENTENCES else kind
+
+
+def tiles_text(tiles: Iterable[Tile]) -> str:
+    """Tiles as a player reads them: by colour, then number (:func:`~okey_vision.tiles.sort_tiles`).
+
+    >>> from okey_vision.tiles import parse_hand
+    >>> tiles_text(parse_hand("b10 b11 b9 r2 fj"))
+    'r2 b9 b10 b11 fj'
+    """
+    return format_hand(sort_tiles(tiles))
+
+
 def _names(tiles: Sequence[Tile]) -> str:
     return " ".join(t.name for t in tiles)
+
+
+_TILE_FIRST = re.compile(r"^(?:[rybk]\d{1,2}|fj)\b")
+
+
+def _sentence(text: str) -> str:
+    """``text`` as a sentence: a capital first letter (never on a tile's
+    name: 'b1 and r5 ...') and its full stop."""
+    text = text.strip()
+    if not text:
+        return text
+    if not _TILE_FIRST.match(text):
+        text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
 
 
 # ------------------------------------------------------------ reasons ---
@@ -191,10 +287,11 @@ def _names(tiles: Sequence[Tile]) -> str:
 def declare_reason(finish: Finish, scheme: str, lang: Lang = Lang.EN) -> str:
     """Why to declare now."""
     extra = say("okey_doubles", lang) if finish.okey_discard else ""
-    # A 15-tile finish always throws a tile; "-" only guards a 14-tile one.
-    tile = finish.discard.name if finish.discard is not None else "-"
-    return say("declare_reason", lang, tile=tile, how=kind_label(finish.kind, lang),
-               points=finish.points(scheme), extra=extra)
+    points = count(finish.points(scheme), "point", lang)
+    if finish.discard is None:  # 14 tiles, finished as they are
+        return say("declare_finished", lang, how=kind_label(finish.kind, lang), points=points, extra=extra)
+    return say("declare_reason", lang, tile=finish.discard.name, how=kind_label(finish.kind, lang), points=points,
+               extra=extra)
 
 
 def wait_reason(wins: int, unseen: int, later: int, now: int, lang: Lang = Lang.EN) -> str:
@@ -202,36 +299,43 @@ def wait_reason(wins: int, unseen: int, later: int, now: int, lang: Lang = Lang.
     return say("wait_reason", lang, wins=wins, unseen=unseen, later=later, now=now)
 
 
+def _route(route: str, lang: Lang) -> str:
+    return say(f"route.{route}", lang) if f"route.{route}" in SENTENCES else route
+
+
 def discard_reason(best: DiscardOption, ties: Sequence[DiscardOption], lang: Lang = Lang.EN) -> str:
-    """Why to throw the first-ranked tile; ``ties`` are the others of equal distance and outs."""
-    route = say(f"route.{best.route}", lang) if f"route.{best.route}" in SENTENCES else best.route
-    reason = say("discard_reason", lang, tile=best.tile.name, distance=best.distance, route=route, outs=best.outs)
-    if ties:
-        reason += say("tied", lang, tiles=_names([o.tile for o in ties]))
-    return reason
+    """Why to throw the first-ranked tile (``ties``, the others of equal
+    distance and outs, are said by the :data:`Reason.CHOICE` note)."""
+    if best.distance >= UNREACHABLE:
+        return say("discard_stuck", lang, tile=best.tile.name)
+    return say("discard_reason", lang, tile=best.tile.name, away=count(best.distance, "tile", lang),
+               route=_route(best.route, lang), outs=count(best.outs, "out", lang))
 
 
 def draw_reason(now: Reading, lang: Lang = Lang.EN) -> str:
     """Why to draw when nothing is offered."""
-    return say("draw_reason", lang, distance=now.distance, outs=now.outs)
+    if now.distance >= UNREACHABLE:
+        return _sentence(action_label(Action.DRAW, lang) + ": " + say("unreachable", lang))
+    return say("draw_reason", lang, away=count(now.distance, "tile", lang), outs=count(now.outs, "out", lang))
 
 
 def take_reason(offered: Tile, now: Reading, finishes: bool, lang: Lang = Lang.EN) -> str:
     """Why to take the offered tile."""
     if finishes:
         return say("take_finishes", lang, tile=offered.name)
-    return say("take_reason", lang, tile=offered.name, closer=now.distance - 1, outs=now.outs)
+    return say("take_reason", lang, tile=offered.name, closer=count(now.distance - 1, "tile", lang),
+               outs=count(now.outs, "time", lang))
 
 
 def take_outs_reason(offered: Tile, throw: Tile, now: Reading, after: DiscardOption, lang: Lang = Lang.EN) -> str:
     """Why to take a tile that keeps the distance: it adds outs."""
-    return say("take_outs_reason", lang, tile=offered.name, distance=now.distance, throw=throw.name,
-               after=after.outs, outs=now.outs)
+    return say("take_outs_reason", lang, tile=offered.name, away=count(now.distance, "tile", lang),
+               throw=throw.name, after=count(after.outs, "tile", lang), outs=now.outs)
 
 
 def waits_for(tiles: Sequence[Tile], outs: int, lang: Lang = Lang.EN) -> str:
     """Which tiles the hand waits for (a note after the reason)."""
-    return say("waits_for", lang, tiles=_names(tiles), outs=outs)
+    return say("waits_for", lang, tiles=_names(tiles), outs=count(outs, "tile", lang))
 
 
 def keep_back(kept: Tile, thrown: Tile, lang: Lang = Lang.EN) -> str:
@@ -242,31 +346,39 @@ def keep_back(kept: Tile, thrown: Tile, lang: Lang = Lang.EN) -> str:
 def lookahead_note(other: DiscardOption, tile: Tile, chosen: Look, first: Look, lang: Lang = Lang.EN) -> str:
     """Why the lookahead throws ``tile`` rather than ``other``, ranked first by distance then outs (a note)."""
     return say("lookahead_closer" if chosen.goal else "lookahead_note", lang, tile=tile.name, other=other.tile.name,
-               other_outs=other.outs, draws=chosen.draws, samples=chosen.samples, won=chosen.wins,
-               other_won=first.wins, goal=chosen.goal)
+               other_outs=count(other.outs, "tile", lang), draws=chosen.draws, samples=chosen.samples,
+               won=chosen.wins, other_won=first.wins, goal=count(chosen.goal, "tile", lang))
 
 
 def _gets(goal: int, lang: Lang) -> str:
     """What a lookahead sample reaches: finished, or within ``goal`` exchanges of it."""
-    return say("look_gets_n", lang, goal=goal) if goal else say("look_gets_0", lang)
+    return say("look_gets_n", lang, goal=count(goal, "tile", lang)) if goal else say("look_gets_0", lang)
 
 
 def take_look_reason(offered: Tile, throw: Tile, took: Look, drew: Look, lang: Lang = Lang.EN) -> str:
     """Why to take a tile that keeps the distance: the lookahead finishes more often after taking."""
-    return say("take_look_reason", lang, tile=offered.name, throw=throw.name, distance=took.goal + 2,
+    return say("take_look_reason", lang, tile=offered.name, throw=throw.name, away=count(took.goal + 2, "tile", lang),
                gets=_gets(took.goal, lang), draws=drew.draws, samples=took.samples, won=took.wins,
                other_won=drew.wins)
 
 
 def leave_look_reason(offered: Tile, took: Look, drew: Look, lang: Lang = Lang.EN) -> str:
     """Why to leave a tile that keeps the distance: the lookahead finishes more often after drawing."""
-    return say("leave_look_reason", lang, tile=offered.name, distance=drew.goal + 2, gets=_gets(drew.goal, lang),
-               draws=drew.draws, samples=drew.samples, won=drew.wins, other_won=took.wins)
+    return say("leave_look_reason", lang, tile=offered.name, away=count(drew.goal + 2, "tile", lang),
+               gets=_gets(drew.goal, lang), draws=drew.draws, samples=drew.samples, won=drew.wins,
+               other_won=took.wins)
 
 
 def leave_reason(offered: Tile, now: Reading, lang: Lang = Lang.EN) -> str:
     """Why to leave the offered tile and draw."""
-    return say("leave_reason", lang, tile=offered.name, distance=now.distance, outs=now.outs)
+    return say("leave_reason", lang, tile=offered.name, away=count(now.distance, "tile", lang),
+               outs=count(now.outs, "out", lang))
+
+
+def choice_note(best: DiscardOption, ties: Sequence[DiscardOption], basis: Choice, lang: Lang = Lang.EN) -> str:
+    """Equally good discards, and why the first of them is thrown (a note):
+    :func:`ties_text` with its :class:`Choice`."""
+    return ties_text(best, ties, lang, basis)
 
 
 #: Each reason's sentence: its :attr:`Why.args`, then the language.
@@ -282,23 +394,32 @@ REASONS: dict[Reason, Callable[..., str]] = {
     Reason.LEAVE_LOOK: leave_look_reason,
     Reason.WAITS_FOR: waits_for,
     Reason.KEEP_BACK: keep_back,
+    Reason.CHOICE: choice_note,
     Reason.LOOKAHEAD: lookahead_note,
 }
 
 
 def said(why: Why, lang: Lang = Lang.EN) -> str:
-    """One reason (or note) in ``lang``."""
+    """One reason (or note) in ``lang``: one sentence, with its full stop."""
     return REASONS[why.reason](*why.args, lang=lang)
 
 
 def explain(advice: Advice, lang: Lang = Lang.EN) -> str:
-    """Why the advice says what it does, in ``lang``: the reason, then the notes.
+    """Why the advice says what it does, in ``lang``: the reason, then the
+    notes, each a sentence.
 
     >>> from okey_vision.coach import advise
     >>> explain(advise("r1 r2 r3 y7 y8 y9 b4 b5 b6 k10 k11 k12 k13 y1", "b9", offered="k9"))
-    'take k9: it finishes the hand'
+    'Take k9: it finishes the hand.'
     """
-    return "".join([said(advice.why, lang)] + [said(n, lang) for n in advice.notes])
+    return " ".join([said(advice.why, lang)] + [said(n, lang) for n in advice.notes])
+
+
+def choice_text(advice: Advice, lang: Lang = Lang.EN) -> str | None:
+    """The equally good discards and why the advised one is thrown (the
+    :data:`Reason.CHOICE` note), or None when the advised discard has no equal."""
+    note = next((n for n in advice.notes if n.reason is Reason.CHOICE), None)
+    return said(note, lang) if note is not None else None
 
 
 def advice_dict(advice: Advice, lang: Lang = Lang.EN) -> dict:
@@ -325,29 +446,30 @@ def distance_text(d: int, lang: Lang = Lang.EN) -> str:
 
 def headline(advice: Advice | None, tiles: int, finish: Finish | None, points: int, scheme: str,
              lang: Lang = Lang.EN) -> str:
-    """One sentence for a screen: what to do now."""
+    """One sentence for a screen or the command line: what to do now."""
     rec = advice.best if advice is not None else None
     if finish is not None and advice is not None and advice.wait and rec is not None:
         return say("head_wait", lang, tile=rec.tile.name)
     if finish is not None:
         how = kind_label(finish.kind, lang)
         named = scheme_label(scheme, lang)
+        worth = count(points, "point", lang)
         if finish.discard is None:
-            return say("head_finished", lang, n=HAND_SIZE, how=how, points=points, scheme=named)
+            return say("head_finished", lang, n=HAND_SIZE, how=how, points=worth, scheme=named)
         okey = say("okey_doubles_dash", lang) if finish.okey_discard else ""
-        return say("head_declare", lang, tile=finish.discard.name, how=how, points=points, scheme=named, okey=okey)
+        return say("head_declare", lang, tile=finish.discard.name, how=how, points=worth, scheme=named, okey=okey)
     if tiles == MAX_HAND and rec is not None:
         return say("head_discard", lang, tile=rec.tile.name, distance=distance_text(rec.distance, lang),
-                   outs=rec.outs)
+                   outs=count(rec.outs, "out", lang))
     if tiles == HAND_SIZE and advice is not None:
-        return say("head_draw", lang, distance=distance_text(advice.distance, lang), outs=advice.outs)
-    return say("head_size", lang, n=tiles, hand=HAND_SIZE, most=MAX_HAND)
+        return say("head_draw", lang, distance=distance_text(advice.distance, lang),
+                   outs=count(advice.outs, "out", lang))
+    return say("head_size", lang, n=count(tiles, "tile", lang), hand=HAND_SIZE, most=MAX_HAND)
 
 
 def take_or_draw_text(advice: Advice, lang: Lang = Lang.EN) -> str:
-    """The take-or-draw advice as a sentence for a screen."""
-    reason = explain(advice, lang)
-    return reason[0].upper() + reason[1:] + "."
+    """The take-or-draw advice as sentences for a screen."""
+    return explain(advice, lang)
 
 
 def groups_caption(finish: Finish | None, pairs: int = 0, in_melds: int = 0, tiles: int = 0,
@@ -357,40 +479,113 @@ def groups_caption(finish: Finish | None, pairs: int = 0, in_melds: int = 0, til
     if finish is not None:
         return say("caption_declare", lang, how=kind_label(finish.kind, lang))
     if pairs:
-        return say("caption_pairs", lang, pairs=pairs)
+        return say("caption_pairs", lang, pairs=count(pairs, "pair", lang))
     return say("caption_melds", lang, in_melds=in_melds, tiles=tiles)
 
 
 def cannot_take(offered: Tile, why: str, lang: Lang = Lang.EN) -> str:
-    """The offered tile cannot be taken (too many copies, ...)."""
-    return say("cannot_take", lang, tile=offered.name, why=why)
+    """The offered tile cannot be taken (too many copies, ...): one sentence."""
+    return _sentence(say("cannot_take", lang, tile=offered.name, why=why))
 
 
-def ties_text(best: DiscardOption, ties: Sequence[DiscardOption], lang: Lang = Lang.EN) -> str:
+def ties_text(best: DiscardOption, ties: Sequence[DiscardOption], lang: Lang = Lang.EN,
+              basis: Choice | None = None) -> str:
     """Equally good discards in a player's words (``ties``: the others of the
-    best's distance and outs)."""
+    best's distance and outs), and, given the :class:`Choice` that put the
+    best first, why to throw it: one sentence."""
     names = [best.tile.name] + [o.tile.name for o in ties]
     joined = ", ".join(names[:-1]) + say("and", lang) + names[-1]
     d = best.distance
-    away = say("away_0", lang) if d == 0 else say("away_1", lang) if d == 1 else say("away_n", lang, d=d)
+    away = say("away_0", lang) if d == 0 else say("away_n", lang, away=count(d, "tile", lang))
     what = say("what_finish", lang) if d == 1 else say("what_closer", lang)
-    return say("ties", lang, names=joined, all=say("both" if len(names) == 2 else "all", lang), away=away,
-               outs=best.outs, what=what)
+    text = say("ties", lang, names=joined, all=say("both" if len(names) == 2 else "all", lang), away=away,
+               outs=count(best.outs, "tile", lang), what=what)
+    if basis is not None:
+        text += "; " + say(f"choice.{Choice(basis).value}", lang, tile=best.tile.name)
+    return _sentence(text)
 
 
 def advice_lines(advice: Advice, lang: Lang = Lang.EN) -> list[str]:
-    """The advice as the command line prints it."""
+    """The advice as the command line prints it: the indicator, the move in
+    the app's words (:func:`headline`), why, and then the ranked discards
+    (or, for a hand to declare, the other finishing discards)."""
     ind = advice.indicator
+    finish = advice.declare if advice.can_declare else None
+    points = finish.points(advice.scheme) if finish is not None else 0
     lines = [say("cli_indicator", lang, ind=ind.name, okey=advice.okey.name),
-             say("cli_advice", lang, reason=explain(advice, lang))]
+             headline(advice, len(advice.hand), finish, points, advice.scheme, lang)]
+    if advice.action is not Action.DECLARE:  # a declaration's reason is its headline
+        lines.append(say("cli_why", lang, reason=explain(advice, lang)))
     if advice.indicator_twin:
         lines.append(say("cli_twin", lang, ind=ind.name))
-    if advice.discards:
+    if advice.can_declare:
+        others = [o.tile for o in advice.discards
+                  if o.distance == 0 and finish is not None and o.tile != finish.discard]
+        if others:
+            lines.append(say("cli_finishes", lang, tiles=tiles_text(others)))
+    elif advice.discards:
         lines.append(say("cli_discards", lang))
         for d in advice.discards:
-            lines.append(say("cli_discard", lang, tile=d.tile.name, distance=d.distance, outs=d.outs,
-                             outs_tiles=_names(d.out_tiles)))
-    else:
-        lines.append(say("cli_distance", lang, distance=advice.distance, outs=advice.outs,
-                         outs_tiles=_names(advice.out_tiles)))
+            lines.append(say("cli_discard", lang, tile=d.tile.name,
+                             distance=d.distance if d.distance < UNREACHABLE else say("cli_unreachable", lang),
+                             outs=d.outs, outs_tiles=_names(d.out_tiles)).rstrip())
+    return lines
+
+
+# -------------------------------------------------------- the commands ---
+
+def solve_lines(arrangement: Arrangement, declaration: Declaration, lang: Lang = Lang.EN) -> list[str]:
+    """The ``solve`` command's report: the indicator, the hand, its runs and
+    sets, its seven pairs, and whether (and how) it can be declared."""
+    ind = arrangement.indicator
+    okey = okey_of(ind)
+    n = len(arrangement.hand)
+    lines = [say("solve_indicator", lang, ind=ind.name, okey=okey.name),
+             say("solve_hand", lang, n=n, tiles=format_hand(arrangement.hand)),
+             groups_caption(None, in_melds=arrangement.tiles_in_melds, tiles=n, lang=lang)]
+    for meld in arrangement.melds:
+        lines.append(say("solve_meld", lang, kind=meld_label(meld.kind, lang), tiles=meld.describe()))
+    lines.append(say("solve_left", lang, tiles=tiles_text(arrangement.leftover) or "-"))
+    shown = f" ({', '.join(m.describe() for m in arrangement.pairs)})" if arrangement.pairs else ""
+    lines.append(say("solve_pairs", lang, pairs=count(len(arrangement.pairs), "pair", lang), shown=shown))
+    best = declaration.best
+    if best is None:
+        lines.append(say("solve_no", lang, note=declare_note(declaration, lang)))
+        return lines
+    what = say("solve_discard", lang, tile=best.discard.name) if best.discard else say("solve_fourteen", lang)
+    extra = say("solve_okey_doubles", lang) if best.okey_discard else ""
+    lines.append(say("solve_yes", lang, what=what, how=kind_label(best.kind, lang),
+                     points=count(best.points(declaration.scheme), "point", lang),
+                     scheme=scheme_label(declaration.scheme, lang), extra=extra))
+    for meld in best.melds:
+        lines.append(say("solve_meld", lang, kind=meld_label(meld.kind, lang), tiles=meld.describe()))
+    others = {f.discard for f in declaration.finishes if f.discard is not None and f != best}
+    if others:
+        lines.append(say("cli_finishes", lang, tiles=tiles_text(others)))
+    return lines
+
+
+def declare_note(declaration: Declaration, lang: Lang = Lang.EN) -> str:
+    """Why a hand cannot be declared: too few tiles, or no finish (the
+    solver's ``note``, said in ``lang``); empty when it can be."""
+    if declaration.can_declare:
+        return ""
+    n = len(declaration.hand)
+    if n < HAND_SIZE:
+        return say("note_short", lang, n=count(n, "tile", lang), hand=HAND_SIZE, most=MAX_HAND)
+    return say("note_open", lang)
+
+
+def read_lines(rows: Sequence[tuple[int | None, Sequence[str]]], found: int, width: int, height: int,
+               lang: Lang = Lang.EN) -> list[str]:
+    """The ``read`` command's report: how many tiles it read, then each rack
+    row (``None``: the tiles lying apart) as names, '?' on the unsure ones."""
+    if not found:
+        return [say("read_none", lang, width=width, height=height)]
+    lines = [say("read_count", lang, n=count(found, "tile", lang), width=width, height=height)]
+    for row, names in rows:
+        if row is None:
+            lines.append(say("read_apart", lang, tiles=" ".join(names)))
+        else:
+            lines.append(say("read_row", lang, row=row + 1, tiles=" ".join(names)))
     return lines

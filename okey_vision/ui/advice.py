@@ -200,11 +200,11 @@ def groups_for_display(a: Analysis, lang: Lang = Lang.EN) -> tuple[list[Meld], l
         left = [best.discard] if best.discard is not None else []
         return list(best.melds), left, text.groups_caption(best, lang=lang)
     arr = a.arrangement
-    if arr.tiles_in_pairs > arr.tiles_in_melds and len(arr.pairs) >= 5:
-        return list(arr.pairs), list(arr.pairs_leftover), text.groups_caption(None, pairs=len(arr.pairs),
-                                                                              lang=lang)
-    return list(arr.melds), list(arr.leftover), text.groups_caption(None, in_melds=arr.tiles_in_melds,
-                                                                     tiles=len(arr.hand), lang=lang)
+    groups, loose = arr.shown  # the coach calls a tile loose by the same groups
+    if arr.shows_pairs:
+        return list(groups), list(loose), text.groups_caption(None, pairs=len(arr.pairs), lang=lang)
+    return list(groups), list(loose), text.groups_caption(None, in_melds=arr.tiles_in_melds, tiles=len(arr.hand),
+                                                          lang=lang)
 
 
 __all__ = ["Analysis", "Problem", "Session", "analyse", "groups_for_display", "distance_text", "take_or_draw"]

@@ -23,6 +23,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--include-apart", action="store_true",
                         help="count tiles lying apart from the rack rows as hand tiles")
     parser.add_argument("--models", help="folder holding detector/number/color weights")
+    parser.add_argument("--lang", choices=("en", "tr"), default="en",
+                        help="the language of the report and the advice (en or tr)")
     parser.add_argument("--backend", choices=("onnx", "torch"),
                         help="inference backend (default: onnx if present; torch runs models/*.pt only "
                              "where the training side is loaded: okey_vision.training.torchnet)")
@@ -32,6 +34,7 @@ def run(args: argparse.Namespace) -> int:
     """Read the photo and print the reads (and the solve/advice)."""
     from okey_vision.cli import CliError
     from okey_vision.errors import require
+    from okey_vision.lang import Lang
     from okey_vision.tiles import parse_tile
 
     for module in ("numpy", "cv2"):
@@ -40,8 +43,9 @@ def run(args: argparse.Namespace) -> int:
     from okey_vision.vision.reader import RackReader, default_reader
     from okey_vision.vision.reads import APART, hand_from_reads
 
+    lang = Lang.of(getattr(args, "lang", "en"))
     if (args.solve or args.advise) and not args.indicator:
-        raise CliError("--solve and --advise need --indicator")
+        raise CliError("--solve and --advise need the indicator: add --indicator TILE (e.g. --indicator r3)")
     indicator = parse_tile(args.indicator) if args.indicator else None
     photo = load_photo(args.photo)
     if args.models or args.backend:
@@ -65,41 +69,40 @@ def run(args: argparse.Namespace) -> int:
         from okey_vision.cli import solve_result
 
         if held is None or not held.tiles:
-            raise CliError(f"{args.photo}: no tiles read, nothing to solve")
+            raise CliError(f"{args.photo}: no tiles read, nothing to solve; take the photo closer, "
+                           "with the whole rack in the frame")
         out["solve"] = solve_result(held)
         if not args.json:
             from okey_vision.cli import format_solve
             from okey_vision.solver import arrange, declare
 
-            extra_text = format_solve(arrange(held), declare(held))
+            extra_text = format_solve(arrange(held), declare(held), lang)
     if args.advise:
         from okey_vision.coach import advise, text
 
         assert held is not None  # --advise needs --indicator (checked above)
         advice = advise(held)
-        out["advice"] = text.advice_dict(advice)
-        extra_text = f"Advice: {text.explain(advice)}"
+        out["advice"] = text.advice_dict(advice, lang)
+        extra_text = "\n".join(text.advice_lines(advice, lang))  # as the advise command prints it
     if args.json:
         print(json.dumps(out, default=str))
         return 0
-    print(format_reads(reads, out["width"], out["height"]))
+    print(format_reads(reads, out["width"], out["height"], lang))
     if extra_text:
         print(extra_text)
     return 0
 
 
-def format_reads(reads, width: int, height: int) -> str:
-    """Readable rows: tile names, low-confidence ones marked with '?'."""
+def format_reads(reads, width: int, height: int, lang: str = "en") -> str:
+    """Readable rows: tile names, low-confidence ones marked with '?'
+    (the words: :func:`okey_vision.coach.text.read_lines`)."""
+    from okey_vision.coach.text import read_lines
+    from okey_vision.lang import Lang
     from okey_vision.vision.reads import APART
 
-    if not reads:
-        return f"No tiles found in the {width}x{height} photo."
-    lines = [f"{len(reads)} tiles read ({width}x{height}); '?' = please confirm"]
     rows: dict[int, list] = {}
     for r in reads:
         rows.setdefault(r.row, []).append(r)
-    for row in sorted(rows, key=lambda k: (k == APART, k)):
-        label = "apart" if row == APART else f"row {row + 1}"
-        names = " ".join(f"{r.tile.name}{'?' if r.low_confidence else ''}" for r in rows[row])
-        lines.append(f"  {label}: {names}")
-    return "\n".join(lines)
+    named = [(None if row == APART else row, [f"{r.tile.name}{'?' if r.low_confidence else ''}" for r in rows[row]])
+             for row in sorted(rows, key=lambda k: (k == APART, k))]
+    return "\n".join(read_lines(named, len(reads), width, height, Lang.of(lang)))
