@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from okey_vision.coach import Advice, DiscardOption, advise, text
 from okey_vision.coach.text import distance_text
@@ -207,4 +207,55 @@ def groups_for_display(a: Analysis, lang: Lang = Lang.EN) -> tuple[list[Meld], l
                                                                      tiles=len(arr.hand), lang=lang)
 
 
-__all__ = ["Analysis", "Problem", "Session", "analyse", "groups_for_display", "distance_text", "take_or_draw"]
+@dataclass(frozen=True)
+class Move:
+    """The advised move on the rack as drawn on its image: the tile to throw
+    and the tiles of each meld (or pair), by their place in rack order, and
+    whether throwing it is the okey-discard finish."""
+
+    discard: int | None = None
+    melds: tuple[tuple[int, ...], ...] = ()
+    okey_discard: bool = False
+    declare: bool = False
+
+
+def move_on_rack(a: Analysis, tiles: Sequence[Tile | str]) -> Move:
+    """Where the analysis' move lies on a rack whose tiles are ``tiles`` (rack
+    order): each meld's tiles matched to places holding them (a copy next to
+    the meld's other tiles first), the discard to a copy no meld uses if
+    there is one (else, as the hand drawn on the page, a meld's copy).
+
+    >>> rack = "r1 r2 r3 y5 y6 y7 b9 b10 b11 k1 k2 k3 k4 r9 r4".split()
+    >>> m = move_on_rack(analyse(rack, "b2"), rack)
+    >>> m.discard, m.declare, sorted(m.melds)[0]
+    (13, True, (0, 1, 2, 14))
+    """
+    names = [parse_tile(t) for t in tiles]
+    free: dict[Tile, list[int]] = {}
+    for i, tile in enumerate(names):
+        free.setdefault(tile, []).append(i)
+    groups, _left, _caption = groups_for_display(a)
+    melds = []
+    for m in groups:
+        got: list[int] = []
+        for tile in m.tiles:
+            places = free.get(tile, [])
+            if not places:
+                continue
+            near = min(places, key=lambda i: abs(i - sum(got) / len(got)) if got else i)
+            places.remove(near)
+            got.append(near)
+        if got:
+            melds.append(tuple(sorted(got)))
+    finish, rec = a.finish, a.recommended
+    throw = finish.discard if finish is not None else (rec.tile if rec is not None and len(names) == MAX_HAND
+                                                       else None)
+    discard = None
+    if throw is not None:
+        spare = free.get(throw) or [i for i, tile in enumerate(names) if tile == throw]
+        discard = spare[0] if spare else None
+    return Move(discard, tuple(melds), bool(finish is not None and finish.okey_discard), finish is not None)
+
+
+__all__ = ["Analysis", "Move", "Problem", "Session", "analyse", "distance_text", "groups_for_display",
+           "move_on_rack", "take_or_draw"]
