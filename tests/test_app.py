@@ -548,9 +548,9 @@ def test_turkish_page_never_writes_a_tile_in_latin_notation(monkeypatch):
 
 
 def test_turkish_photo_labels_are_chips_not_latin_notation():
+    from okey_vision.tiles import TILES
     from okey_vision.ui.photo import label_forms
     from okey_vision.ui.text import Lang, tile_word
-    from okey_vision.tiles import TILES
 
     for tile in TILES:
         for check in (False, True):

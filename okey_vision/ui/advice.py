@@ -17,6 +17,7 @@ raised. Sentences come from :mod:`okey_vision.coach.text`.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -30,7 +31,15 @@ from okey_vision.melds import Meld
 from okey_vision.memo import Memo
 from okey_vision.scoring import COUNTDOWN, check_scheme
 from okey_vision.solver import Arrangement, Declaration, Finish, arrange, declare
-from okey_vision.tiles import HAND_SIZE, MAX_HAND, Hand, Tile, TileLike, okey_of, parse_tile
+from okey_vision.tiles import (
+    HAND_SIZE,
+    MAX_HAND,
+    Hand,
+    Tile,
+    TileLike,
+    okey_of,
+    parse_tile,
+)
 from okey_vision.ui.text import error_message
 
 #: What the app analyses: a built hand, or its tiles (names, tiles, reads or
@@ -154,11 +163,18 @@ class Session:
     def __init__(self, memo: Memo | None = None) -> None:
         self.memo = memo if memo is not None else Memo()
         self._analyses: OrderedDict[tuple[Hand, str], Analysis | Problem] = OrderedDict()
+        # the page and the live view's worker may both ask (the memo is not thread-safe)
+        self._lock = threading.RLock()
 
     def analyse(self, tiles: Tiles, indicator: str | Tile | None = None,
                 seen: str | Iterable[TileLike] = (), scheme: str = COUNTDOWN) -> Analysis | Problem:
         """:func:`analyse` with this session's memo, remembered for the last
-        ``REMEMBERED`` distinct hands (the built hand is the key)."""
+        ``REMEMBERED`` distinct hands (the built hand is the key); one caller at a time."""
+        with self._lock:
+            return self._analyse(tiles, indicator, seen, scheme)
+
+    def _analyse(self, tiles: Tiles, indicator: str | Tile | None, seen: str | Iterable[TileLike],
+                 scheme: str) -> Analysis | Problem:
         try:
             hand = Hand.of(tiles, indicator, seen)
         except OkeyError:
@@ -176,8 +192,9 @@ class Session:
 
     def clear(self) -> None:
         """Drop the caches and the remembered analyses."""
-        self.memo.clear()
-        self._analyses.clear()
+        with self._lock:
+            self.memo.clear()
+            self._analyses.clear()
 
 
 def take_or_draw(a: Analysis, offered: str | Tile, memo: Memo | None = None, lang: Lang = Lang.EN) -> str:
@@ -205,6 +222,24 @@ def groups_for_display(a: Analysis, lang: Lang = Lang.EN) -> tuple[list[Meld], l
                                                                               lang=lang)
     return list(arr.melds), list(arr.leftover), text.groups_caption(None, in_melds=arr.tiles_in_melds,
                                                                      tiles=len(arr.hand), lang=lang)
+
+
+def _closest(tiles: Sequence[Tile], free: dict[Tile, list[int]]) -> list[int]:
+    """Places for a meld's ``tiles`` among the ``free`` ones, close together on
+    the rack (players keep a meld's tiles side by side): from each free copy of
+    its first tile, every other tile's nearest free copy; the tightest wins."""
+    best: list[int] = []
+    for start in free.get(tiles[0], []) if tiles else []:
+        got, used = [start], {start}
+        for tile in tiles[1:]:
+            places = [i for i in free.get(tile, []) if i not in used]
+            if places:
+                near = min(places, key=lambda i: min(abs(i - j) for j in got))
+                got.append(near)
+                used.add(near)
+        if len(got) > len(best) or (len(got) == len(best) and max(got) - min(got) < max(best) - min(best)):
+            best = got
+    return best
 
 
 @dataclass(frozen=True)
@@ -236,15 +271,10 @@ def move_on_rack(a: Analysis, tiles: Sequence[Tile | str]) -> Move:
         free.setdefault(tile, []).append(i)
     groups, _left, _caption = groups_for_display(a)
     melds = []
-    for m in groups:
-        got: list[int] = []
-        for tile in m.tiles:
-            places = free.get(tile, [])
-            if not places:
-                continue
-            near = min(places, key=lambda i: abs(i - sum(got) / len(got)) if got else i)
-            places.remove(near)
-            got.append(near)
+    for m in sorted(groups, key=lambda m: -len(m.tiles)):  # the longest first: it has the fewest ways to lie
+        got = _closest(m.tiles, free)
+        for i in got:
+            free[names[i]].remove(i)
         if got:
             melds.append(tuple(sorted(got)))
     finish, rec = a.finish, a.recommended

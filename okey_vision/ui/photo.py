@@ -196,13 +196,13 @@ def draw_reads(img, reads: Sequence[TileRead], indicator: Tile | None = None, ma
         pts = np.round(np.array(quads[i])).astype(np.int32)
         cv2.polylines(out, [pts], True, color, thick + (1 if check else 0), cv2.LINE_AA)
     if move is not None:
-        part = {i: view.pieces.index(view.piece_of(i)) for i in shown}  # a meld is outlined piece by piece
+        part = {i: (view.pieces.index(view.piece_of(i)), reads[i].row) for i in shown}  # by piece and row
         draw_move(out, quads, move, thick=thick, part=part)
     # sized by the view, not the tile: readable when the photo is shrunk to a phone's width
     scale = 1.0 if zoomed else max(0.8, min(1.5, max(out.shape[:2]) / 900))
     forms = {i: label_forms(reads[i].tile, checks[i], reads[i].row == APART and indicator is not None
                             and reads[i].tile == indicator, lang) for i in shown}
-    sizes = {i: [_label_size(text, scale) for text, _chip in forms[i]] for i in shown}
+    sizes = {i: [label_size(text, scale) for text, _chip in forms[i]] for i in shown}
     spots = place_labels([_bounds(quads[i]) for i in shown], [sizes[i] for i in shown],
                          (out.shape[1], out.shape[0]), [checks[i] for i in shown])
     for i, spot in zip(shown, spots, strict=True):
@@ -217,7 +217,8 @@ def draw_reads(img, reads: Sequence[TileRead], indicator: Tile | None = None, ma
     return out[:, :, ::-1]
 
 
-def _label_size(text: str, scale: float) -> tuple[int, int]:
+def label_size(text: str, scale: float) -> tuple[int, int]:
+    """A label's size (px) drawn at ``scale``: its text and a margin."""
     import cv2
 
     (tw, th), base = cv2.getTextSize(text, FONT, scale, 2)
@@ -242,22 +243,25 @@ def _draw_label(out, text: str, x: int, y: int, size: tuple[int, int], scale: fl
 
 
 def draw_move(out, quads: Mapping[int, Sequence[tuple[float, float]]], move: Move, thick: int = 2,
-              part: Mapping[int, int] | None = None) -> None:
+              part: Mapping[int, object] | None = None) -> None:
     """Draw the advised move on an image (BGR, in place) whose tiles have
     these corners (``quads``: rack place -> corners, image px): each meld
     outlined (piece by piece, ``part``: the piece of each place, on a
-    zoomed view), the tile to throw ringed in red, in gold with a second
-    ring when throwing it is the okey-discard finish."""
+    zoomed view; a rack row on a photo or a frame): each run of its tiles
+    side by side gets its own outline), the tile to throw ringed in red, in
+    gold with a second ring when throwing it is the okey-discard finish."""
     import cv2
     import numpy as np
 
     part = part or {}
     for meld in move.melds:
-        groups: dict[int, list[int]] = {}
-        for i in meld:
-            if i in quads:
-                groups.setdefault(part.get(i, 0), []).append(i)
-        for ids in groups.values():
+        groups: list[list[int]] = []  # side by side in one part (a row, a piece): one outline
+        for i in sorted(j for j in meld if j in quads):
+            if groups and groups[-1][-1] == i - 1 and part.get(i, 0) == part.get(i - 1, 0):
+                groups[-1].append(i)
+            else:
+                groups.append([i])
+        for ids in groups:
             pts = np.array([pt for i in ids for pt in quads[i]], np.float32)
             (cx, cy), (w, h), angle = cv2.minAreaRect(pts)
             side = min(w, h)
@@ -290,6 +294,7 @@ __all__ = [
     "corners",
     "draw_move",
     "label_forms",
+    "label_size",
     "PhotoReads",
     "decode_photo",
     "draw_reads",

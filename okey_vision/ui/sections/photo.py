@@ -14,7 +14,16 @@ from okey_vision.errors import OkeyError
 from okey_vision.ui.advice import Move
 from okey_vision.ui.photo import decode_photo, draw_reads, indicator_read, read_photo
 from okey_vision.ui.sample import sample_bytes, sample_truth
-from okey_vision.ui.sections.common import FACE_NAMES, SAMPLE, TILE_NAMES, html, log, reader, state, tx
+from okey_vision.ui.sections.common import (
+    FACE_NAMES,
+    SAMPLE,
+    TILE_NAMES,
+    html,
+    log,
+    reader,
+    state,
+    tx,
+)
 from okey_vision.ui.state import INDICATOR, AppState, Entry, Overlay
 from okey_vision.ui.text import Lang, error_message, sentence, t, tile_word
 from okey_vision.ui.zoom import rack_view, tapped_read, whole_view
