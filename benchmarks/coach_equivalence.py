@@ -38,10 +38,11 @@ from collections import Counter
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from hands import pairs_hand, random_hand, scarce_hand  # noqa: E402
-from okey_vision import coach  # noqa: E402
-from okey_vision.coach import text as coach_text  # noqa: E402
-from okey_vision.game import CoachPolicy, GreedyPolicy, View, play_round  # noqa: E402
+from hands import pairs_hand, random_hand, scarce_hand
+
+from okey_vision import coach
+from okey_vision.coach import text as coach_text
+from okey_vision.game import CoachPolicy, GreedyPolicy, View, play_round
 
 # The coach under check (set by --coach): advise, distance, reading, its bot
 # and the advice's JSON summary with the reason in words.
@@ -65,7 +66,7 @@ def use_coach(which: str) -> None:
             return coach.advise(*args, rules=coach.BASIC, **kwargs)
         distance, reading = coach.distance, coach.reading
 
-        def Bot(**kwargs):  # noqa: N802 - stands for a class
+        def Bot(**kwargs):
             # The old bot declared at once (the old advice's wait was never played).
             return CoachPolicy(rules=dataclasses.replace(coach.BASIC, wait=False), **kwargs)
 from okey_vision.tiles import TILES, okey_of  # noqa: E402
@@ -164,7 +165,7 @@ def _rounds(names, seeds):
                     Bot() if n == "coach" else GreedyPolicy() for n in names]
             moves: list[str] = []
 
-            def watch(state):
+            def watch(state, moves=moves):  # bound now: called during this round only
                 m = state["move"]
                 moves.append(f"{state['player']}:{m.discard.name}{'!' if m.declare else ''}:{len(state['stock'])}")
 
@@ -229,6 +230,7 @@ def _wait_fixed(old: dict, new: dict, hand, ind, seen) -> bool:
     brute-force draws (tests/brute.py, independent of the coach) agree
     with the new verdict and not the old."""
     from brute import is_finished, is_seven_pairs
+
     from okey_vision.coach import OPPONENT_FINISH_RATE
     from okey_vision.solver import declare
     from okey_vision.tiles import FULL_SET, SET_SIZE

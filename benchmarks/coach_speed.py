@@ -29,12 +29,13 @@ from collections import Counter
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
 
-from hands import pairs_hand, random_hand, scarce_hand  # noqa: E402
-from coach_strength import parse_rules  # noqa: E402
-from okey_vision.coach import RULES, advise  # noqa: E402
-from okey_vision.game import CoachPolicy, GreedyPolicy, play_game, play_round  # noqa: E402
-from okey_vision.memo import Memo  # noqa: E402
-from okey_vision.tiles import TILES, format_hand, parse_hand, parse_tile  # noqa: E402
+from coach_strength import parse_rules
+from hands import pairs_hand, random_hand, scarce_hand
+
+from okey_vision.coach import RULES, advise
+from okey_vision.game import CoachPolicy, GreedyPolicy, play_game, play_round
+from okey_vision.memo import Memo
+from okey_vision.tiles import TILES, format_hand, parse_hand, parse_tile
 
 #: The issue's worst hand: seven pairs with both okeys (1.8 s before).
 ISSUE_HAND = ("b4 b4 b6 r7 k7 k7 r13 r13 r8 r8 b6 k12 k2 k2 y10", "b5")

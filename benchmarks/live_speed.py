@@ -138,7 +138,7 @@ class Player(threading.Thread):
 def pct(values: list[float], q: float) -> float:
     """The ``q``-th percentile (nearest rank)."""
     s = sorted(values)
-    return s[min(len(s) - 1, max(0, int(round(q / 100 * len(s) + 0.5)) - 1))]
+    return s[min(len(s) - 1, max(0, round(q / 100 * len(s) + 0.5) - 1))]
 
 
 def main() -> None:

@@ -11,9 +11,10 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import okey_vision.game  # noqa: E402,F401  (ours first, so the peer's never shadows it)
-from okey_vision.game import GreedyPolicy, Move, Policy, finishing_move  # noqa: E402
-from peer_lib import PeerSolver, load_peer  # noqa: E402
+from peer_lib import PeerSolver, load_peer
+
+import okey_vision.game  # noqa: F401  (ours first, so the peer's never shadows it)
+from okey_vision.game import GreedyPolicy, Move, Policy, finishing_move
 
 __all__ = ["PeerPolicy", "load_peer"]
 

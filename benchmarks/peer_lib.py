@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import okey_vision  # noqa: F401  (ours first: the peer's okey_vision must never win)
 from okey_vision.melds import is_meld

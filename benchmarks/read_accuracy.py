@@ -228,7 +228,7 @@ def bench_real(reader, score: Score, limit: int | None = None, split: str = "hel
         t = time.perf_counter()
         reads = reader.read(img)
         score.seconds.append(time.perf_counter() - t)
-        score.add(im.stem, [(l.tile, l.box) for l in im.labels], reads)
+        score.add(im.stem, [(label.tile, label.box) for label in im.labels], reads)
 
 
 def bench_okey_real(reader) -> dict:
@@ -306,15 +306,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--models", help="model folder")
     p.add_argument("--out", default=str(ROOT / "benchmarks" / "out"))
     p.add_argument("--docs", action="store_true", help="also save the confusion PNGs in docs/")
+    p.add_argument("--set", dest="settings", action="append", default=[],
+                   help="a reader setting, section.name=value (repeatable; see okey_vision/vision/config.py)")
     args = p.parse_args(argv)
 
+    from okey_vision.vision.config import DEFAULT
     from okey_vision.vision.reader import RackReader
 
     if (args.backend or os.environ.get("OKEY_VISION_BACKEND")) == "torch":
         from okey_vision.training.torchnet import use_torch
 
         use_torch()  # the runtime runs ONNX only: training hands it the torch runner for .pt files
-    reader = RackReader(args.models, prefer_onnx=None if args.backend is None else args.backend == "onnx").load()
+    reader = RackReader(args.models, prefer_onnx=None if args.backend is None else args.backend == "onnx",
+                        config=DEFAULT.with_settings(args.settings)).load()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     results = {"backend": reader.backend, "models": reader.backends}
@@ -342,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
             s.save_confusions(ROOT / "docs", f"read_{key}")
     (out / "read_accuracy.json").write_text(json.dumps(results, indent=2))
     print(f"backend: {reader.backend} {reader.backends}")
-    for key, s in scores:
+    for key, _ in scores:
         r = results[key]
         print(f"[{r['set']}] images {r['images']}, tiles {r['tiles']}: per-tile accuracy "
               f"{100 * r['per_tile_accuracy']:.2f} %, wrong {r['wrong_reads']}, misses {r['misses']}, "
@@ -362,7 +366,7 @@ def main(argv: list[str] | None = None) -> int:
                                 f"{100 * c['right_flagged']:.0f} %" for c in r["flag_curve"]))
     if "okey_real" in results:
         o = results["okey_real"]
-        print(f"[okey-real photo] " + (o["skipped"] if "skipped" in o else
+        print("[okey-real photo] " + (o["skipped"] if "skipped" in o else
               f"read {o['read']!r} vs ours {o['truth']!r}: {o['tiles_right_in_order']} in order, "
               f"{o['extra_rack_reads']} extra, exact {o['exact']}, apart {o['apart']!r}, flagged {o['flagged']}"))
     print(f"figures and confusion matrices in {out}")

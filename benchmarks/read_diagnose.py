@@ -129,8 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     from okey_vision.tiles import TILES
     from okey_vision.vision.crops import quad_axes, turned, upright_quad
     from okey_vision.vision.reader import RackReader
-    from okey_vision.vision.refine import refine, shift
     from okey_vision.vision.reads import APART
+    from okey_vision.vision.refine import refine, shift
 
     reader = RackReader(args.models).load()
     cfg = load_config(ROOT / "datasets" / args.recipe)
@@ -194,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
             angle.append(float(np.degrees(np.arccos(min(1.0, abs(float(quad_axes(tq)[0] @ quad_axes(dq)[0])))))))
         if sc.tiles:  # oracle: the classifiers on the true corners, rack's way up decided as usual
             probs = reader.classifier(sc.image, [np.array(t.quad, float) for t in sc.tiles]).probs
-            for t, pr in zip(sc.tiles, probs):
+            for t, pr in zip(sc.tiles, probs, strict=True):
                 f = TILES[int(pr.argmax())]
                 oracle["tiles"] += 1
                 oracle["face"] += f == t.tile

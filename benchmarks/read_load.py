@@ -91,8 +91,8 @@ def main() -> None:
     args = p.parse_args()
 
     from okey_vision.vision.io import decode_image
-    from okey_vision.vision.reader import RackReader
     from okey_vision.vision.memory import release_memory
+    from okey_vision.vision.reader import RackReader
 
     base = rss_mb()
     t0 = time.perf_counter()
@@ -109,7 +109,7 @@ def main() -> None:
           f"memory {base:.0f} MB before, {loaded:.0f} MB loaded (after one read of each photo)")
     results = []
     for n in args.players:
-        def player(k: int) -> list[float]:
+        def player(k: int, n: int = n) -> list[float]:
             times = []
             for r in range(args.rounds):
                 name, data = shots[(k + r) % len(shots)]

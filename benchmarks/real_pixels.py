@@ -27,9 +27,9 @@ os.environ.setdefault("YOLO_OFFLINE", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from real_views import TURNS, Scored, flag_rates, real_photos, score_view, summarise, views  # noqa: E402
+from real_views import TURNS, Scored, flag_rates, real_photos, score_view, summarise, views
 
-KINDS = ("as-is", "turned", "farther", "closer", "side", "closer-turned")
+KINDS = ("as-is", "turned", "farther", "closer", "side", "closer-turned", "warm-dim")
 
 
 def make_reader(settings: list[str]):

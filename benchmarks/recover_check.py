@@ -37,7 +37,8 @@ def main() -> None:
     from okey_vision.training import paths, recover
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--stem", default="detector", help="a detector in models/ (detector, detector_axis, detector_strip)")
+    ap.add_argument("--stem", default="detector",
+                    help="a detector in models/ (detector, detector_axis, detector_strip)")
     ap.add_argument("--photos", type=Path, default=ROOT.parent / "shared" / "datasets" / "rummikub-real" / "images")
     ap.add_argument("--batch", type=int, default=8)
     ap.add_argument("--batches", type=int, default=3)
@@ -67,7 +68,7 @@ def main() -> None:
 
     def gaps(net, x) -> str:
         """The gap at the first BatchNorm, the median over all, and the last."""
-        pairs = zip(norm_outputs(net, True, x), norm_outputs(net, False, x))
+        pairs = zip(norm_outputs(net, True, x), norm_outputs(net, False, x), strict=True)
         g = [float((a - b).norm() / b.norm()) for a, b in pairs]
         return f"{g[0]:.1%} / {statistics.median(g):.1%} / {g[-1]:.1%}"
 

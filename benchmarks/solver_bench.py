@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         from peer_lib import PEER_SPEC, PeerSolver
 
         peer = PeerSolver("backtracking")
-    except Exception as exc:  # the peer is optional: say why it is missing
+    except Exception as exc:  # noqa: BLE001 - the peer is optional: say why it is missing, whatever it was
         print(f"peer library not available: {exc}")
         return 0
 

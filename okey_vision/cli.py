@@ -11,7 +11,7 @@ import argparse
 import importlib
 import json
 import sys
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from okey_vision.errors import OkeyError, clip
 from okey_vision.scoring import COUNTDOWN, SCHEMES

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from okey_vision.coach import RULES, Action, Rules, Table, advise
 from okey_vision.errors import OkeyError
@@ -261,6 +261,7 @@ def play_round(policies: Sequence[Policy], rng: random.Random, starter: int = 0,
         view = View(p, tuple(hands[p]), indicator, _public(piles), None, len(stock), n, scheme, _public(held))
         move = policies[p].move(view, rng)
         turns[p] += 1
+        finish: Finish | None = None
         if move.discard not in hands[p]:
             raise GameError(f"player {p} ({policies[p].name}) discards {move.discard.name}, "
                             f"which is not in the hand")
@@ -278,11 +279,12 @@ def play_round(policies: Sequence[Policy], rng: random.Random, starter: int = 0,
                 Counter(t for pile in piles for t in pile) + Counter([indicator])
             assert table == full, "tiles are not conserved"
             assert all(len(h) == HAND_SIZE for h in hands), "a hand does not hold 14 tiles"
-            assert all(not Counter(k) - Counter(h) for k, h in zip(held, hands)), "a known-held tile is not held"
+            assert all(not Counter(k) - Counter(h) for k, h in zip(held, hands, strict=True)), \
+                "a known-held tile is not held"
         if on_turn is not None:
             on_turn({"player": p, "hands": [list(h) for h in hands], "stock": list(stock),
                      "piles": [list(x) for x in piles], "indicator": indicator, "move": move})
-        if move.declare:
+        if finish is not None:  # declared, and a legal finish (checked above)
             points = finish.points(scheme)
             delta = round_deltas(n, p, points, twins, scheme)
             return RoundResult(p, finish.kind, finish.okey_discard, points, turns[p], twins, delta)
@@ -325,7 +327,7 @@ def play_game(policies: Sequence[Policy], rng: random.Random, scheme: str = COUN
     while len(played) < (rounds if scheme == PENALTY else max_rounds):
         r = play_round(policies, rng, starter=len(played) % n, scheme=scheme)
         played.append(r)
-        scores = [s + d for s, d in zip(scores, r.delta)]
+        scores = [s + d for s, d in zip(scores, r.delta, strict=True)]
         if game_over(scores, scheme):
             break
     return GameResult(tuple(scores), tuple(played), scheme)

@@ -1,30 +1,56 @@
-"""Image format and dimensions from a file's header bytes, without decoding pixels.
+"""Image format and dimensions from a file's header, without decoding pixels.
 
 The one place that knows the headers of the formats the reader accepts
 (JPEG, PNG, WebP, TIFF, BMP): :mod:`okey_vision.vision.io` checks the size
 here before any pixel is decoded, so a decompression bomb is refused or
-decoded reduced instead of allocating gigabytes. Pure Python.
+decoded reduced instead of allocating gigabytes.
+
+Pillow reads the headers: each format's own plugin opens the file lazily
+(the size and mode, no pixels). The plugin classes are used rather than
+``Image.open`` because ``Image.open`` refuses anything over twice
+``PIL.Image.MAX_IMAGE_PIXELS`` (179 MP) outright, while a baseline JPEG up
+to 4096 MP is decoded reduced here; the limits are
+:mod:`okey_vision.vision.io`'s. Two things Pillow does not say are read here:
+
+- a JPEG's frame type: Pillow flags progressive frames, not lossless or
+  hierarchical ones, and libjpeg decodes none of those reduced without
+  buffering the whole image;
+- a PNG's size when the chunks after its header are broken: Pillow reads
+  every chunk up to the pixels, while the size (the first chunk, IHDR) is
+  all the size check needs, so a giant size claim is refused as too large
+  whatever follows it.
+
+A WebP over Pillow's limit (179 MP: WebP allows 268) is refused by Pillow's
+plugin itself (its decoder would allocate the canvas): no header here.
 
 >>> header_size(b"not an image")
 (0, 0)
->>> png = b"\\x89PNG\\r\\n\\x1a\\n" + (13).to_bytes(4, "big") + b"IHDR" + (640).to_bytes(4, "big") + (480).to_bytes(4, "big")
+>>> import struct, zlib
+>>> ihdr = b"IHDR" + struct.pack(">IIBBBBB", 640, 480, 8, 2, 0, 0, 0)
+>>> png = b"\\x89PNG\\r\\n\\x1a\\n" + struct.pack(">I", 13) + ihdr + struct.pack(">I", zlib.crc32(ihdr))
 >>> image_format(png), header_size(png)
 ('PNG', (640, 480))
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from io import BytesIO
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from PIL.ImageFile import ImageFile
 
 #: Sides longer than this are taken as a damaged header (PNG and TIFF allow
 #: 2^31; no photo comes near).
 MAX_SIDE = 1 << 20
-#: JPEG start-of-frame markers (baseline, extended, progressive, lossless...):
-#: every SOFn but DHT (C4), JPG (C8) and DAC (CC).
-_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
-#: Progressive (and lossless/hierarchical) frames: libjpeg buffers every
-#: coefficient of the full image for them, even when decoding reduced.
-_SOF_BUFFERED = {0xC2, 0xC3, 0xC6, 0xC7, 0xCA, 0xCB, 0xCE, 0xCF}
+#: JPEG frames libjpeg decodes reduced (by 2, 4 or 8) without buffering the
+#: whole image: baseline and extended sequential DCT (Huffman or arithmetic).
+#: Progressive, lossless and hierarchical frames are "progressive" here.
+_SEQUENTIAL = {0xC0, 0xC1, 0xC9}
+#: Every start-of-frame marker: SOF0-SOF15 but DHT (C4), JPG (C8) and DAC (CC).
+_SOF = set(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
 
 
 @dataclass(frozen=True)
@@ -62,16 +88,17 @@ def read_header(data: bytes) -> Header | None:
     """The header of an image file's bytes (the whole file, or enough of it);
     None when the format is unknown or the header is cut short or malformed."""
     fmt = image_format(data)
-    try:
-        size = _PARSERS[fmt](data) if fmt else None
-    except (IndexError, ValueError):
-        size = None
-    if not size:
+    if fmt is None:
         return None
-    w, h, progressive = size
+    size = _pillow_size(fmt, data)
+    if size is None and fmt == "PNG":
+        size = _png_size(data)
+    if size is None:
+        return None
+    w, h = size
     if not (0 < w <= MAX_SIDE and 0 < h <= MAX_SIDE):
         return None  # no camera or scanner makes this: a damaged or forged header
-    return Header(fmt, w, h, progressive)
+    return Header(fmt, w, h, fmt == "JPEG" and _jpeg_frame(data) not in _SEQUENTIAL)
 
 
 def header_size(data: bytes) -> tuple[int, int]:
@@ -80,99 +107,47 @@ def header_size(data: bytes) -> tuple[int, int]:
     return (h.width, h.height) if h else (0, 0)
 
 
-def _u16(b: bytes, i: int, big: bool = True) -> int:
-    if i + 2 > len(b):
-        raise IndexError(i)
-    return int.from_bytes(b[i:i + 2], "big" if big else "little")
+def _pillow_size(fmt: str, data: bytes) -> tuple[int, int] | None:
+    """(width, height) as the format's Pillow plugin reads the header, None
+    when it cannot (no pixel is decoded)."""
+    from PIL import BmpImagePlugin, JpegImagePlugin, PngImagePlugin, TiffImagePlugin, WebPImagePlugin
+
+    plugin: Callable[[BytesIO], ImageFile] = {
+        "JPEG": JpegImagePlugin.JpegImageFile, "PNG": PngImagePlugin.PngImageFile,
+        "WEBP": WebPImagePlugin.WebPImageFile, "TIFF": TiffImagePlugin.TiffImageFile,
+        "BMP": BmpImagePlugin.BmpImageFile}[fmt]
+    try:
+        with plugin(BytesIO(data)) as im:
+            return im.size
+    except Exception:  # noqa: BLE001 - a hostile header makes Pillow raise any of a dozen types: none is ours
+        return None
 
 
-def _u32(b: bytes, i: int, big: bool = True) -> int:
-    if i + 4 > len(b):
-        raise IndexError(i)
-    return int.from_bytes(b[i:i + 4], "big" if big else "little")
+def _png_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) from a PNG's first chunk, IHDR (fixed by the standard)."""
+    if len(data) < 24 or data[12:16] != b"IHDR":
+        return None
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
 
 
-def _jpeg(b: bytes) -> tuple[int, int, bool] | None:
-    # Walk the marker segments from the start: the frame header may sit after
-    # any amount of APPn/COM data (EXIF thumbnails, ICC profiles).
-    i = 2
-    n = len(b)
-    while i + 4 <= n:
-        if b[i] != 0xFF:
-            return None  # not at a marker: malformed
-        marker = b[i + 1]
+def _jpeg_frame(data: bytes) -> int | None:
+    """A JPEG's start-of-frame marker (0xC0-0xCF), walking the marker
+    segments from the start (any amount of APPn/COM data may come first);
+    None when the walk finds no frame."""
+    i, n = 2, len(data)
+    while i + 4 <= n and data[i] == 0xFF:
+        marker = data[i + 1]
         if marker == 0xFF:  # fill byte
             i += 1
-            continue
-        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:  # standalone markers
+        elif marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:  # standalone markers
             i += 2
-            continue
-        if marker in (0xD9, 0xDA):  # end of image or start of scan before any frame
+        elif marker in _SOF:
+            return marker
+        elif marker in (0xD9, 0xDA):  # end of image or start of scan before any frame
             return None
-        seg = _u16(b, i + 2)
-        if marker in _SOF:
-            return _u16(b, i + 7), _u16(b, i + 5), marker in _SOF_BUFFERED
-        if seg < 2:
-            return None
-        i += 2 + seg
-    return None
-
-
-def _png(b: bytes) -> tuple[int, int, bool] | None:
-    if b[12:16] != b"IHDR":
-        return None
-    return _u32(b, 16), _u32(b, 20), False
-
-
-def _webp(b: bytes) -> tuple[int, int, bool] | None:
-    chunk = b[12:16]
-    if chunk == b"VP8 ":  # lossy: 14-bit sizes after the frame tag and start code
-        if b[23:26] != b"\x9d\x01\x2a":
-            return None
-        return _u16(b, 26, False) & 0x3FFF, _u16(b, 28, False) & 0x3FFF, False
-    if chunk == b"VP8L":  # lossless: 14-bit sizes minus one, packed after 0x2f
-        if b[20] != 0x2F:
-            return None
-        bits = _u32(b, 21, False)
-        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1, False
-    if chunk == b"VP8X":  # extended: 24-bit canvas sizes minus one
-        w = int.from_bytes(b[24:27], "little") + 1
-        h = int.from_bytes(b[27:30], "little") + 1
-        if len(b) < 30:
-            return None
-        return w, h, False
-    return None
-
-
-def _tiff(b: bytes) -> tuple[int, int, bool] | None:
-    big = b[:2] == b"MM"
-    ifd = _u32(b, 4, big)
-    count = _u16(b, ifd, big)
-    w = h = 0
-    for k in range(min(count, 512)):
-        e = ifd + 2 + 12 * k
-        tag, typ = _u16(b, e, big), _u16(b, e + 2, big)
-        if tag not in (256, 257):
-            continue
-        value = _u16(b, e + 8, big) if typ == 3 else _u32(b, e + 8, big)
-        if tag == 256:
-            w = value
         else:
-            h = value
-    return (w, h, False) if w and h else None
+            i += 2 + int.from_bytes(data[i + 2:i + 4], "big")
+    return None
 
 
-def _bmp(b: bytes) -> tuple[int, int, bool] | None:
-    dib = _u32(b, 14, False)
-    if dib == 12:  # OS/2 BITMAPCOREHEADER: 16-bit sizes
-        return _u16(b, 18, False), _u16(b, 20, False), False
-    w = int.from_bytes(b[18:22], "little", signed=True)
-    h = int.from_bytes(b[22:26], "little", signed=True)
-    if len(b) < 26:
-        return None
-    return abs(w), abs(h), False  # a negative height means top-down rows
-
-
-_PARSERS = {"JPEG": _jpeg, "PNG": _png, "WEBP": _webp, "TIFF": _tiff, "BMP": _bmp}
-
-__all__ = ["Header", "image_format", "read_header", "header_size"]
+__all__ = ["Header", "header_size", "image_format", "read_header"]

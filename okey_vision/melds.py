@@ -17,9 +17,9 @@ okey_vision.errors.InvalidMeldError: 'b13 b1 b2' is no valid run or set (indicat
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Sequence
 
 from okey_vision.errors import InvalidMeldError
 from okey_vision.tiles import COLORS, NUM_FACES, TILES, Tile, format_hand, okey_of, parse_hand, parse_tile
@@ -69,7 +69,7 @@ class Meld:
     @property
     def wilds(self) -> tuple[tuple[int, Tile], ...]:
         """(position, face stood for) of each okey in the meld."""
-        return tuple((i, f) for i, (t, f) in enumerate(zip(self.tiles, self.faces)) if t == self.okey)
+        return tuple((i, f) for i, (t, f) in enumerate(zip(self.tiles, self.faces, strict=True)) if t == self.okey)
 
     @property
     def names(self) -> list[str]:

@@ -30,7 +30,7 @@ DEFAULT_LIMIT = 500_000
 class Memo:
     """The bounded search caches of one game or app session."""
 
-    __slots__ = ("limit", "best", "move", "complete", "fits", "gaps", "left", "free", "free_faces", "reach", "melds")
+    __slots__ = ("best", "complete", "fits", "free", "free_faces", "gaps", "left", "limit", "melds", "move", "reach")
 
     def __init__(self, limit: int = DEFAULT_LIMIT) -> None:
         if limit < 1:

@@ -15,8 +15,8 @@ change after a round, when a game is over and who leads.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import Enum
-from typing import Sequence
 
 from okey_vision.errors import OkeyError
 

@@ -14,8 +14,9 @@ Tile('b1')
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Protocol, Sequence
+from typing import Protocol
 
 from okey_vision.errors import (
     HandError,

@@ -7,9 +7,9 @@ plus okeys) against :mod:`okey_vision.melds`, and packed by plain recursion.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Sequence
+from functools import cache
 from itertools import combinations
-from typing import Sequence
 
 from okey_vision.melds import as_pair, is_meld
 from okey_vision.tiles import Tile, okey_of
@@ -46,7 +46,7 @@ def max_placed(hand: Sequence[Tile], indicator: Tile) -> int:
     melds = all_melds(hand, indicator)
     n = len(hand)
 
-    @lru_cache(maxsize=None)
+    @cache
     def go2(free: int) -> int:
         if not free:
             return 0
@@ -62,7 +62,7 @@ def max_placed(hand: Sequence[Tile], indicator: Tile) -> int:
 
 def _covers(melds: list[int], free: int) -> bool:
     """True when some disjoint melds cover exactly the tiles in ``free``."""
-    @lru_cache(maxsize=None)
+    @cache
     def go(free: int) -> bool:
         if not free:
             return True
@@ -94,9 +94,8 @@ def is_seven_pairs(hand: Sequence[Tile], indicator: Tile, okey_pair: bool = True
             return True
         first = rest[0]
         for j in range(1, len(rest)):
-            if as_pair([first, rest[j]], indicator, okey_pair):
-                if go(rest[1:j] + rest[j + 1:]):
-                    return True
+            if as_pair([first, rest[j]], indicator, okey_pair) and go(rest[1:j] + rest[j + 1:]):
+                return True
         return False
 
     return go(tuple(hand))
@@ -104,7 +103,7 @@ def is_seven_pairs(hand: Sequence[Tile], indicator: Tile, okey_pair: bool = True
 
 def max_pairs(hand: Sequence[Tile], indicator: Tile, okey_pair: bool = True) -> int:
     """Most disjoint valid pairs in the hand (tried exhaustively, capped at 7)."""
-    @lru_cache(maxsize=None)
+    @cache
     def go(rest: tuple[Tile, ...]) -> int:
         if len(rest) < 2:
             return 0

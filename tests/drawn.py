@@ -43,7 +43,7 @@ def drawn_rack(angle: float, tile_h: float, size: tuple[int, int] = (900, 1200),
             patch = np.full((100, 70, 3), (205, 228, 238), np.uint8)
             text = str(number)
             scale = 1.6 if len(text) == 1 else 1.2
-            (tx, ty), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, 4)
+            (tx, _), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, 4)
             cv2.putText(patch, text, ((70 - tx) // 2, 52), cv2.FONT_HERSHEY_DUPLEX, scale, INKS[colour], 4,
                         cv2.LINE_AA)
             cv2.circle(patch, (35, 75), 10, INKS[colour], -1, cv2.LINE_AA)

@@ -71,7 +71,8 @@ def winning_hand(rng: random.Random, okeys: int | None = None) -> tuple[list[Til
     while True:
         indicator = random_indicator(rng)
         okey = okey_of(indicator)
-        sizes = rng.choice([[3, 3, 4, 4], [3, 3, 3, 5], [4, 5, 5], [3, 4, 7], [3, 3, 8], [4, 10], [3, 11], [3, 4, 3, 4]])
+        sizes = rng.choice([[3, 3, 4, 4], [3, 3, 3, 5], [4, 5, 5], [3, 4, 7], [3, 3, 8], [4, 10], [3, 11],
+                            [3, 4, 3, 4]])
         if sum(sizes) != 14:
             continue
         hand: list[Tile] = []

@@ -8,10 +8,10 @@ import pytest
 
 pytest.importorskip("cv2")
 
-from okey_vision.synth import render_scene  # noqa: E402
-from okey_vision.tiles import TILES  # noqa: E402
-from okey_vision.vision.classify import Classifier, FaceReads  # noqa: E402
-from okey_vision.vision.crops import turned  # noqa: E402
+from okey_vision.synth import render_scene
+from okey_vision.tiles import TILES
+from okey_vision.vision.classify import Classifier, FaceReads
+from okey_vision.vision.crops import turned
 
 
 @pytest.fixture(scope="module")
@@ -49,12 +49,12 @@ def test_upside_down_corners_are_read_the_right_way_up(classifier, rack) -> None
     img, quads, names = rack
     faces = classifier(img, [turned(q) for q in quads])
     assert [TILES[int(i)].name for i in faces.probs.argmax(1)] == names
-    for got, true in zip(faces.quads, quads):
+    for got, true in zip(faces.quads, quads, strict=True):
         assert np.allclose(got, true)
 
 
 def test_keep_takes_the_tiles_asked_for(classifier, rack) -> None:
-    img, quads, names = rack
+    img, quads, _names = rack
     faces = classifier(img, quads[:3])
     kept = faces.keep([True, False, True])
     assert len(kept) == 2 and np.allclose(kept.probs, faces.probs[[0, 2]])

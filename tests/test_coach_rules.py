@@ -8,9 +8,9 @@ import random
 from collections import Counter
 
 import pytest
-
 from brute import is_finished, is_seven_pairs
 from hands import pairs_hand, random_hand, winning_hand
+
 from okey_vision.coach import BASIC, OPPONENT_FINISH_RATE, Action, Reason, advise, distance, reading, wait_pays
 from okey_vision.coach.text import said
 from okey_vision.errors import TileCountError
@@ -101,7 +101,7 @@ def test_the_seven_pairs_bound_keeps_distance_and_outs_exact():
     # Advice searches the melds route only as deep as seven pairs reaches;
     # the exact reading (searched to the end) must agree on every discard.
     rng = random.Random(3)
-    for k in range(6):
+    for _ in range(6):
         hand, ind = pairs_hand(rng, 15)
         for o in advise(hand, ind).discards:
             rest = list(hand)

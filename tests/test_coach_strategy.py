@@ -13,10 +13,10 @@ from collections import Counter
 import pytest
 
 from okey_vision.coach import BASIC, RULES, Action, Reason, Rules, Table, advise
-from okey_vision.coach.text import explain
-from okey_vision.lang import Lang
 from okey_vision.coach.strategy import danger, outs_worth_taking
+from okey_vision.coach.text import explain
 from okey_vision.game import CoachPolicy, GreedyPolicy, Policy, View, play_round
+from okey_vision.lang import Lang
 from okey_vision.tiles import parse_hand, parse_tile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks"))
@@ -139,6 +139,6 @@ def test_waiting_is_a_rule_and_stops_when_the_stock_runs_out():
 
 
 def test_rules_are_explicit():
-    assert BASIC == Rules() and RULES != BASIC
+    assert Rules() == BASIC and RULES != BASIC
     assert isinstance(CoachPolicy().rules, Rules) and CoachPolicy().rules == RULES
     assert Policy().name == "policy"

@@ -14,14 +14,14 @@ def test_settings_change_a_copy() -> None:
                                  "detect.view_stem=detector_axis"])
     assert (cfg.detect.mirror, cfg.normalise.tile_height, cfg.crop.margins) == (False, 36.0, (0.1,))
     assert cfg.detect.view_stem == "detector_axis"
-    assert DEFAULT.detect.mirror and DEFAULT == ReaderConfig()
+    assert DEFAULT.detect.mirror and ReaderConfig() == DEFAULT
     with pytest.raises(dataclasses.FrozenInstanceError):
         cfg.detect.mirror = True  # type: ignore[misc]
 
 
 @pytest.mark.parametrize("bad", ["detect.nope=1", "nowhere.conf=1", "detect.conf", "detect.conf=abc"])
 def test_a_bad_setting_is_one_clear_error_quoting_it(bad: str) -> None:
-    with pytest.raises(ValueError, match="detect|nowhere") as err:
+    with pytest.raises(ValueError, match=r"detect|nowhere") as err:
         DEFAULT.with_settings([bad])
     assert repr(bad) in str(err.value)
 

@@ -106,4 +106,5 @@ def test_a_read_whose_two_ways_up_disagree_is_flagged_sooner() -> None:
     assert not replace(sure, turn=f.turn_doubt * 2, confidence=f.doubt_confidence + 0.01).low_confidence
     assert replace(sure, confidence=f.low_confidence - 0.01).low_confidence
     # a reader's own flag decides: a sure read it flagged is flagged, an unsure one it cleared is not
-    assert replace(sure, flagged=True).low_confidence and not replace(sure, confidence=0.2, flagged=False).low_confidence
+    assert replace(sure, flagged=True).low_confidence
+    assert not replace(sure, confidence=0.2, flagged=False).low_confidence

@@ -11,9 +11,19 @@ np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 
 from okey_vision.synth.datasets import CROP_CLASSES  # noqa: E402
-from okey_vision.vision.crops import (COLOR_CLASSES, NUMBER_CLASSES, box_quad, face_colour,  # noqa: E402
-                                      is_greyscale, obb_quad, quad_axes, turned, upright_crop,
-                                      upright_quad, white_balance)
+from okey_vision.vision.crops import (  # noqa: E402
+    COLOR_CLASSES,
+    NUMBER_CLASSES,
+    box_quad,
+    face_colour,
+    is_greyscale,
+    obb_quad,
+    quad_axes,
+    turned,
+    upright_crop,
+    upright_quad,
+    white_balance,
+)
 
 
 def test_class_lists_are_shared() -> None:
@@ -92,7 +102,7 @@ def test_batched_white_balance_and_blank_check_match_the_single_ones() -> None:
     cv2.putText(img, "7", (95, 85), cv2.FONT_HERSHEY_SIMPLEX, 2.0, (40, 40, 200), 5)  # an inked one
     quads = [box_quad((30, 20, 70, 100)), box_quad((90, 20, 130, 100)), box_quad((0, 0, 50, 60))]
     crops = [upright_crop(img, q) for q in quads]
-    for a, b in zip(white_balance_all(crops), [white_balance(c) for c in crops]):
+    for a, b in zip(white_balance_all(crops), [white_balance(c) for c in crops], strict=True):
         assert np.array_equal(a, b)
     assert have_ink(img, quads) == [has_ink(img, q) for q in quads]
     assert have_ink(img, quads)[:2] == [False, True]

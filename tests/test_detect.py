@@ -3,6 +3,8 @@ mirroring of a detector's boxes, checked on boxes whose truth is known."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 import pytest
 
@@ -17,7 +19,7 @@ class FakeNet:
     """Stands in for an oriented detector: returns fixed boxes (canvas px),
     mirrored when the image it gets is the mirror of the first it saw."""
 
-    names = {0: "tile"}
+    names: ClassVar[dict[int, str]] = {0: "tile"}
 
     def __init__(self, rows: list[tuple[float, ...]]):
         self.rows = np.array(rows, np.float32).T  # cx, cy, w, h, score, angle

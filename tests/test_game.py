@@ -7,7 +7,15 @@ import random
 import pytest
 
 from okey_vision.game import (
-    CoachPolicy, GameError, GreedyPolicy, Move, Policy, RandomPolicy, deal, play_game, play_round,
+    CoachPolicy,
+    GameError,
+    GreedyPolicy,
+    Move,
+    Policy,
+    RandomPolicy,
+    deal,
+    play_game,
+    play_round,
 )
 from okey_vision.scoring import COUNTDOWN, PENALTY
 from okey_vision.solver import declare

@@ -12,6 +12,7 @@ np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 
 from hostile import jpeg_with_app_data, jpeg_with_size, png_bomb, png_header, tiff  # noqa: E402
+
 from okey_vision.errors import ImageError  # noqa: E402
 from okey_vision.imagesize import read_header  # noqa: E402
 from okey_vision.vision import io  # noqa: E402
@@ -38,6 +39,17 @@ def test_lossless_and_progressive_headers() -> None:
     assert read_header(encode(".webp", RACK, cv2.IMWRITE_WEBP_QUALITY, 101)).width == 400
     prog = encode(".jpg", RACK, cv2.IMWRITE_JPEG_PROGRESSIVE, 1)
     assert read_header(prog).progressive and not read_header(encode(".jpg", RACK)).progressive
+
+
+def test_only_sequential_jpeg_frames_count_as_reducible() -> None:
+    # a lossless (SOF3) or hierarchical (SOF5) frame: libjpeg cannot decode it
+    # reduced, so a giant one is refused like a progressive one
+    base, giant = encode(".jpg", RACK), jpeg_with_size(encode(".jpg", RACK), 30000, 30000)
+    for marker in (b"\xff\xc3", b"\xff\xc5"):
+        assert read_header(base.replace(b"\xff\xc0", marker, 1)).progressive, marker
+        with pytest.raises(ImageError, match="too large"):
+            decode_image(giant.replace(b"\xff\xc0", marker, 1), "x.jpg")
+    assert not read_header(base.replace(b"\xff\xc0", b"\xff\xc1", 1)).progressive  # extended sequential
 
 
 def test_jpeg_size_marker_after_128_kb_of_app_data() -> None:

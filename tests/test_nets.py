@@ -36,7 +36,7 @@ def model_folder(tmp_path: Path, bad: str, content: bytes | None) -> Path:
 
 def foreign_onnx() -> bytes:
     """A valid ONNX model that is not one of ours (no class names)."""
-    onnx = pytest.importorskip("onnx")
+    pytest.importorskip("onnx")
     from onnx import TensorProto, helper
 
     x = helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, 32, 32])

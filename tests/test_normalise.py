@@ -60,7 +60,7 @@ def test_the_view_stands_the_tiles_upright_at_the_detectors_size(angle: float, t
     view = normalise(img, truth, cfg)
     assert isinstance(view, View) and view.image.shape[0] % 32 == 0 and view.image.shape[1] % 32 == 0
     for q in quads:
-        right, up, w, h = quad_axes(view.to_view(q))
+        right, _up, _w, h = quad_axes(view.to_view(q))
         assert abs(h - cfg.tile_height) < 1.0
         assert abs(abs(right[0]) - 1.0) < 1e-6                      # width level: the tile stands upright
         assert np.allclose(view.to_photo(view.to_view(q)), q)

@@ -12,8 +12,8 @@ pytest.importorskip("cv2")
 
 from okey_vision.tiles import parse_tile  # noqa: E402
 from okey_vision.vision.crops import obb_quad  # noqa: E402
-from okey_vision.vision.reads import APART, TileRead, rack_order  # noqa: E402
 from okey_vision.vision.order import assign_rows, axial_mean, common_axis  # noqa: E402
+from okey_vision.vision.reads import APART, TileRead, rack_order  # noqa: E402
 
 
 def test_rows_follow_a_diagonal_rack() -> None:

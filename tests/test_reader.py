@@ -16,7 +16,7 @@ from okey_vision.errors import ImageError  # noqa: E402
 from okey_vision.synth import SynthConfig, render_scene  # noqa: E402
 from okey_vision.vision.io import load_image  # noqa: E402
 from okey_vision.vision.reader import DEFAULT_MODELS, RackReader  # noqa: E402
-from okey_vision.vision.reads import APART, TileRead  # noqa: E402
+from okey_vision.vision.reads import APART  # noqa: E402
 
 #: A clean, well-lit rack photo: no effects, no clutter, readable tile size.
 CLEAN_RACK = SynthConfig(long_side=(960, 960), aspects=(4 / 3,), p_flat=0.0, p_typical_hand=1.0,
@@ -170,7 +170,6 @@ def test_a_greyscale_photo_flags_every_read(reader: RackReader) -> None:
 
 def test_a_planted_impossible_read_is_fixed(reader: RackReader, monkeypatch) -> None:
     from okey_vision.tiles import TILES, parse_tile
-
     from okey_vision.vision.classify import Classifier, FaceReads
 
     scene = render_scene(RACK_SEEDS[0], CLEAN_RACK)
@@ -180,7 +179,7 @@ def test_a_planted_impossible_read_is_fixed(reader: RackReader, monkeypatch) -> 
         faces = real(self, img, quads, also, group)
         probs = faces.probs * 0.3
         probs[:, parse_tile("r5").index] += 0.7
-        return FaceReads(probs, faces.quads, faces.turn, faces.floor)
+        return FaceReads(probs, faces.quads, faces.turn)
 
     monkeypatch.setattr(Classifier, "__call__", plant)
     reads = reader.read(scene.image)
@@ -202,7 +201,7 @@ def test_load_image_errors(tmp_path) -> None:
     text.write_text("hello, not a photo")
     with pytest.raises(ImageError, match="not an image"):
         load_image(text)
-    ok, buf = cv2.imencode(".jpg", np.zeros((64, 64, 3), np.uint8))
+    _ok, buf = cv2.imencode(".jpg", np.zeros((64, 64, 3), np.uint8))
     corrupt = tmp_path / "corrupt.jpg"
     corrupt.write_bytes(buf.tobytes()[:20])
     with pytest.raises(ImageError):
@@ -302,7 +301,7 @@ def test_threads_sharing_one_reader_get_the_lone_reads(reader: RackReader) -> No
     from concurrent.futures import ThreadPoolExecutor
 
     photos = []
-    for seed, (fw, fh) in zip(RACK_SEEDS, [(1.0, 1.0), (0.7, 1.0), (1.0, 0.6)]):
+    for seed, (fw, fh) in zip(RACK_SEEDS, [(1.0, 1.0), (0.7, 1.0), (1.0, 0.6)], strict=True):
         img = render_scene(seed, CLEAN_RACK).image
         h, w = img.shape[:2]
         photos.append(np.ascontiguousarray(img[:int(h * fh), :int(w * fw)]))

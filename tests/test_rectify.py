@@ -3,6 +3,8 @@ drawn and rendered tiles whose corners are known."""
 
 from __future__ import annotations
 
+import itertools
+
 import cv2
 import numpy as np
 import pytest
@@ -79,7 +81,7 @@ def test_canvas_boxes_map_back_to_the_photo() -> None:
     assert all(c.shape == (rectify.CANVAS, rectify.CANVAS, 3) for c, _ in pages)
     starts = [p.x0 for _, places in pages for p in places]
     assert starts[0] == 0 and starts[-1] + rectify.CANVAS >= 2000
-    assert all(b - a == rectify.CANVAS - rectify.STRIP_H for a, b in zip(starts, starts[1:]))
+    assert all(b - a == rectify.CANVAS - rectify.STRIP_H for a, b in itertools.pairwise(starts))
     tile_in_strip = box_quad((1500, 10, 1530, 50))
     _, places = next((c, ps) for c, ps in pages if any(p.x0 <= 1500 and p.x0 + rectify.CANVAS >= 1530 for p in ps))
     p = next(p for p in places if p.x0 <= 1500 and p.x0 + rectify.CANVAS >= 1530)
@@ -103,10 +105,10 @@ def test_fusing_keeps_other_tiles_and_drops_unsure_new_ones() -> None:
 def test_rendered_side_view_rows_come_out_upright() -> None:
     """On a rendered side view, the renderer's true face corners of the tiles
     on each rectified row lean much less in the strip than in the photo."""
+    from test_reader import SIDE_VIEW
+
     from okey_vision.synth import render_scene
     from okey_vision.vision.reader import RackReader
-
-    from test_reader import SIDE_VIEW
 
     scene = render_scene(2, SIDE_VIEW)
     reader = RackReader()

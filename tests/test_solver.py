@@ -3,10 +3,10 @@
 import random
 from collections import Counter
 
-import pytest
-
 import brute
 import hands
+import pytest
+
 from okey_vision.errors import HandSizeError, TileCountError
 from okey_vision.melds import as_pair, is_meld
 from okey_vision.solver import arrange, declare, encode, is_complete
@@ -73,7 +73,7 @@ def check_declare(hand, ind):
 @pytest.mark.parametrize("seed", range(4))
 def test_random_deals_match_brute_force(seed):
     rng = random.Random(seed)
-    for k in range(500):
+    for _ in range(500):
         hand, ind = hands.random_hand(rng, rng.randint(1, 15), okeys=rng.choice([None, 0, 1, 2]))
         check_arrangement(hand, ind)
         if len(hand) >= 14:

@@ -11,10 +11,12 @@ np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 yaml = pytest.importorskip("yaml")
 
-from okey_vision.synth import SynthConfig, render_scene  # noqa: E402
-from okey_vision.synth import command  # noqa: E402
-from okey_vision.synth.datasets import (CROP_CLASSES, FACE_CLASSES, write_crop_dataset,  # noqa: E402
-                                        write_detect_dataset)
+from okey_vision.synth import (  # noqa: E402
+    SynthConfig,
+    command,
+    render_scene,
+)
+from okey_vision.synth.datasets import CROP_CLASSES, FACE_CLASSES, write_crop_dataset, write_detect_dataset  # noqa: E402
 from okey_vision.tiles import check_counts  # noqa: E402
 
 SMALL = SynthConfig(long_side=(480, 640))
@@ -107,7 +109,7 @@ def test_detect_writer(tmp_path) -> None:
             assert parts[0] == "0" and len(parts) == 5
             vals = [float(v) for v in parts[1:]]
             assert all(0.0 <= v <= 1.0 for v in vals) and vals[2] > 0 and vals[3] > 0
-    recs = [json.loads(l) for l in (tmp_path / "hands.jsonl").read_text().splitlines()]
+    recs = [json.loads(line) for line in (tmp_path / "hands.jsonl").read_text().splitlines()]
     assert len(recs) == 6 and all("hand" in r and "tiles" in r for r in recs)
     # the faces variant uses TILES indices
     data2 = write_detect_dataset(tmp_path / "f", 2, seed=3, config=SMALL, classes="faces")
@@ -189,7 +191,7 @@ def test_okey_scenes_label_quads_and_skip_blanks(seed: int) -> None:
 
 def test_obb_writer(tmp_path) -> None:
     write_detect_dataset(tmp_path, 3, seed=2, config=OKEY, classes="obb")
-    lines = [l for p in tmp_path.glob("labels/*/*.txt") for l in p.read_text().splitlines()]
+    lines = [line for p in tmp_path.glob("labels/*/*.txt") for line in p.read_text().splitlines()]
     assert lines
     for line in lines:
         parts = line.split()

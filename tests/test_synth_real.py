@@ -14,8 +14,14 @@ ROOT = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "rummikub-r
 if not (ROOT / "classes.yaml").exists():
     pytest.skip("../shared/datasets/rummikub-real is absent", allow_module_level=True)
 
-from okey_vision.synth.real import (is_real_val, load_real, real_class_map,  # noqa: E402
-                                    split_real, write_real_crops, write_real_detect)
+from okey_vision.synth.real import (  # noqa: E402
+    is_real_val,
+    load_real,
+    real_class_map,
+    split_real,
+    write_real_crops,
+    write_real_detect,
+)
 from okey_vision.tiles import Tile, parse_tile  # noqa: E402
 
 
@@ -52,7 +58,7 @@ def test_boxes_are_polygon_extents(images) -> None:
 
 def test_split_stable_and_disjoint(images) -> None:
     train, val = split_real(images, 0.2, seed=0)
-    again_train, again_val = split_real(list(reversed(images)), 0.2, seed=0)
+    _, again_val = split_real(list(reversed(images)), 0.2, seed=0)
     assert {i.stem for i in val} == {i.stem for i in again_val}
     assert not {i.stem for i in train} & {i.stem for i in val}
     assert len(train) + len(val) == len(images)

@@ -55,7 +55,8 @@ def test_errors_in_turkish() -> None:
     from okey_vision.ui.text import error_message
 
     exc = ImageError.of(ImageProblem.TOO_LARGE, "big.png", width=9000, height=9000, limit=64)
-    assert error_message(exc, Lang.EN) == str(exc) == "big.png: the image is too large (9000x9000 pixels; at most 64 million)"
+    assert error_message(exc, Lang.EN) == str(exc) == \
+        "big.png: the image is too large (9000x9000 pixels; at most 64 million)"
     assert error_message(exc, Lang.TR) == "big.png: görüntü çok büyük (9000x9000 piksel; en çok 64 milyon)"
     assert error_message(ValueError("plain"), Lang.TR) == "plain"
     cases = [(lambda: parse_tile("zz"), "bilinmeyen taş adı 'zz'"),
@@ -97,5 +98,6 @@ def test_one_language_type_serves_the_app_the_coach_and_the_command_line(capsys)
 
     assert Lang is okey_vision.lang.Lang
     assert text.distance_text(2, Lang.TR) == "bitmeye 2 taş var (mesafe 2)"
-    assert main(["advise", "-i", "b9", "--lang", "tr", *["r1", "r2", "r3", "y7", "y8", "y9", "b4", "b5", "b6", "k10", "k11", "k12", "k13", "y1"]]) == 0
+    hand = ["r1", "r2", "r3", "y7", "y8", "y9", "b4", "b5", "b6", "k10", "k11", "k12", "k13", "y1"]
+    assert main(["advise", "-i", "b9", "--lang", "tr", *hand]) == 0
     assert "Öneri: yerden çek" in capsys.readouterr().out

@@ -4,8 +4,16 @@ import pytest
 
 from okey_vision.errors import HandSizeError, TileCountError, UnknownTileError
 from okey_vision.tiles import (
-    FALSE_JOKER, TILES, Hand, Tile, check_counts, format_hand, format_tile, okey_of,
-    parse_hand, parse_tile,
+    FALSE_JOKER,
+    TILES,
+    Hand,
+    Tile,
+    check_counts,
+    format_hand,
+    format_tile,
+    okey_of,
+    parse_hand,
+    parse_tile,
 )
 
 

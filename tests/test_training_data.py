@@ -38,7 +38,7 @@ def test_strip_canvases_are_labelled_with_the_true_faces(tmp_path, monkeypatch) 
                 continue
             _, x, y, w, _h = map(float, line.split())
             s = rectify.CANVAS
-            assert 0 <= (x - w / 2) * s and (x + w / 2) * s <= s + 1e-6
+            assert (x - w / 2) * s >= 0 and (x + w / 2) * s <= s + 1e-6
             boxes += 1
             # the label's centre lies inside a true rack face mapped onto this canvas
             cx, cy = x * s, y * s

@@ -57,7 +57,7 @@ def test_recover_refuses_a_model_it_cannot_map(tmp_path) -> None:
     model.graph.initializer.remove(victim)
     bad = tmp_path / "color.onnx"
     onnx.save(model, str(bad))
-    with pytest.raises(ValueError, match="color.onnx"):
+    with pytest.raises(ValueError, match=r"color\.onnx"):
         recover.recover_pt(bad, tmp_path / "color.pt")
 
 

@@ -348,7 +348,7 @@ def test_the_move_is_drawn_at_the_advised_tiles_quad():
     from okey_vision.ui.advice import move_on_rack
     from okey_vision.ui.photo import RING, corners, draw_move
 
-    scene, reads, rack = rendered_reads(26)  # seed 26: a finished hand, the indicator apart
+    scene, _reads, rack = rendered_reads(26)  # seed 26: a finished hand, the indicator apart
     a = analyse([r.tile for r in rack], scene.indicator.name)
     move = move_on_rack(a, [r.tile for r in rack])
     assert move.discard is not None and move.declare and sum(map(len, move.melds)) == 14
@@ -389,7 +389,7 @@ def test_the_move_is_drawn_on_the_zoomed_photo_and_an_okey_finish_in_gold():
     from okey_vision.ui.photo import GOLD, RING, draw_reads
     from okey_vision.ui.zoom import rack_view
 
-    scene, reads, rack = rendered_reads()
+    scene, reads, _rack = rendered_reads()
     h, w = scene.image.shape[:2]
     view = rack_view([r.box for r in reads], [r.row for r in reads], (w, h))
     plain = draw_reads(scene.image, reads, scene.indicator, view=view)[:, :, ::-1]
@@ -447,7 +447,7 @@ def test_labels_never_overlap():
 def test_the_sample_photo_labels_do_not_overlap_on_the_whole_photo():
     """The issue's photo: 'y10 y11 y12 y13?' ran into each other."""
     from okey_vision.ui import testing as fake
-    from okey_vision.ui.photo import label_size, label_forms
+    from okey_vision.ui.photo import label_forms, label_size
     from okey_vision.ui.sample import sample_truth
     from okey_vision.ui.zoom import place_labels, whole_view
     from okey_vision.vision.reads import rack_order

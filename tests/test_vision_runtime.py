@@ -60,7 +60,8 @@ def test_reading_a_photo_loads_no_torch() -> None:
         "from okey_vision.vision.reader import RackReader\n"
         f"reads = RackReader().read_photo(load_photo({str(SAMPLE)!r}))\n"
         "print(json.dumps({'tiles': len(reads), 'loaded': sorted(m for m in sys.modules\n"
-        "    if m.split('.')[0] in ('torch', 'torchvision', 'ultralytics') or m.startswith('okey_vision.training'))}))\n"
+        "    if m.split('.')[0] in ('torch', 'torchvision', 'ultralytics')\n"
+        "    or m.startswith('okey_vision.training'))}))\n"
     )
     env = {k: v for k, v in os.environ.items() if k not in ("OKEY_VISION_BACKEND", "OKEY_VISION_MODELS")}
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,

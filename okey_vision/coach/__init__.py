@@ -30,8 +30,17 @@ module, each using only the public names of the others:
 (True, Tile('y13'), <Action.DECLARE: 'declare'>, <Reason.DECLARE: 'declare'>)
 """
 
-from okey_vision.coach.advice import OPPONENT_FINISH_RATE, Action, Advice, Reason, Why, advise, \
-    holds_indicator_twin, take_offered, wait_pays
+from okey_vision.coach.advice import (
+    OPPONENT_FINISH_RATE,
+    Action,
+    Advice,
+    Reason,
+    Why,
+    advise,
+    holds_indicator_twin,
+    take_offered,
+    wait_pays,
+)
 from okey_vision.coach.pool import OKEY_PAIR
 from okey_vision.coach.ranking import DiscardOption, best_discard, rank_discards
 from okey_vision.coach.reading import Reading, distance, reading

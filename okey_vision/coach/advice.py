@@ -9,9 +9,10 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from okey_vision.coach.lookahead import Look, look, look_take, position_seed
 from okey_vision.coach.pool import Pool
@@ -23,8 +24,21 @@ from okey_vision.errors import HandError, HandSizeError, clip
 from okey_vision.memo import Memo, owned
 from okey_vision.scoring import COUNTDOWN, check_scheme
 from okey_vision.solver import Declaration, Finish, declare
-from okey_vision.tiles import HAND_SIZE, MAX_HAND, NUM_FACES, SET_SIZE, TILES, Hand, Tile, TileLike, check_counts, \
-    format_hand, okey_of, parse_hand, parse_tile
+from okey_vision.tiles import (
+    HAND_SIZE,
+    MAX_HAND,
+    NUM_FACES,
+    SET_SIZE,
+    TILES,
+    Hand,
+    Tile,
+    TileLike,
+    check_counts,
+    format_hand,
+    okey_of,
+    parse_hand,
+    parse_tile,
+)
 
 
 class Action(str, Enum):
@@ -322,7 +336,7 @@ def _advise_discard(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[
     if safety:
         kept = keep_back(options, tiles, known, table, rules)
         if kept is not None:
-            pick, low, risk = kept
+            pick = kept[0]  # (its danger and the best's are for callers that weigh them)
             notes = (Why(Reason.KEEP_BACK, (options[0].tile, pick.tile)),)
             options = [pick] + [o for o in options if o is not pick]
     if rules.lookahead and with_outs and not notes:  # the fast policy plays the outs
@@ -371,7 +385,7 @@ def _advise_draw(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[Til
         why = Why(Reason.TAKE, (off, now, finishes))
     else:
         why = Why(Reason.LEAVE, (off, now))
-        if rules.take_outs and with_outs and 0 < now.distance:
+        if rules.take_outs and with_outs and now.distance > 0:
             # Same distance after taking: take when its outs shorten the
             # expected wait for the next step by more than the draw given up.
             hidden = unseen(len(tiles), len(known) + 1)

@@ -13,8 +13,8 @@ copies are the false jokers; the physical okeys are wild and counted apart.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from okey_vision.coach.templates import SHIFT, UNREACHABLE
 from okey_vision.tiles import FALSE_JOKER, HAND_SIZE, NUM_FACES, TILES, Tile, okey_of
@@ -145,7 +145,7 @@ def pairs_kept(na: int, nb0: int, nb1: int, nc1: int, nc2: int, wh: int, wa: int
 def pair_counts(hand: Sequence[int], avail: Sequence[int]) -> tuple[int, int, int, int, int]:
     """(na, nb0, nb1, nc1, nc2) of :func:`pairs_kept` from per-face counts."""
     na = nb0 = nb1 = nc1 = nc2 = 0
-    for h, a in zip(hand, avail):
+    for h, a in zip(hand, avail, strict=True):
         if h >= 2:
             na += 1
         elif h == 1:
@@ -160,7 +160,7 @@ def pair_counts(hand: Sequence[int], avail: Sequence[int]) -> tuple[int, int, in
     return na, nb0, nb1, nc1, nc2
 
 
-def pairs_distance(counts: Sequence[int], wh: int, wa: int) -> int:
+def pairs_distance(counts: tuple[int, int, int, int, int], wh: int, wa: int) -> int:
     """Seven-pairs distance from :func:`pair_counts` and the okeys held and available."""
     kept = pairs_kept(*counts, wh, wa)
     return HAND_SIZE - kept if kept >= 0 else UNREACHABLE

@@ -11,8 +11,8 @@ Tile('y13')
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from okey_vision.coach.pool import Pool
 from okey_vision.coach.reading import HandInput, checked, read, without

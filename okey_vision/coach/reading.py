@@ -14,8 +14,8 @@ lower of the two. The outs are the available tiles whose draw lowers it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from okey_vision.coach.pool import Pool, pairs_distance
 from okey_vision.coach.templates import UNREACHABLE, TemplateSearch

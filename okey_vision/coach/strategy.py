@@ -18,8 +18,8 @@ True
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from okey_vision.melds import PARTNERS, Partner
 from okey_vision.tiles import SET_SIZE, TILES, Tile

@@ -58,8 +58,8 @@ def run(args: argparse.Namespace) -> int:
     if args.config is not None and not Path(args.config).is_file():
         return _error(f"--config {args.config}: no such file")
 
-    from okey_vision.synth.config import SynthConfig, load_config
     from okey_vision.synth import datasets
+    from okey_vision.synth.config import SynthConfig, load_config
 
     try:
         config = load_config(args.config) if args.config else SynthConfig()

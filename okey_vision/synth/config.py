@@ -85,7 +85,7 @@ class SynthConfig:
         unknown = set(data) - set(names)
         if unknown:
             raise ValueError(f"unknown SynthConfig fields: {sorted(unknown)}")
-        clean = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
+        clean: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
         return cls(**clean)
 
     def to_dict(self) -> dict[str, Any]:

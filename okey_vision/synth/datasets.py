@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 import cv2
 import numpy as np
@@ -62,7 +62,7 @@ def scenes(count: int, seed: int, config: SynthConfig | None = None) -> Iterator
 
 def yolo_line(cls: int, box: tuple[float, float, float, float], w: int, h: int) -> str:
     """One YOLO label line (class cx cy bw bh, normalised) for a pixel box."""
-    x1, y1, x2, y2 = (min(max(v, 0.0), lim) for v, lim in zip(box, (w, h, w, h)))
+    x1, y1, x2, y2 = (min(max(v, 0.0), lim) for v, lim in zip(box, (w, h, w, h), strict=True))
     return (f"{cls} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} "
             f"{(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
 
@@ -225,6 +225,7 @@ def write_crop_dataset(out_dir: str | Path, count: int, seed: int,
         for k, t in enumerate(scene.tiles):
             if t.box[3] - t.box[1] < min_height:
                 continue
+            crop: np.ndarray | None
             if geometry == "upright":
                 crop = cut_upright(scene.image, t.quad, rng, size, jitter=jitter, rect=rect, turn=turn)
             else:
@@ -232,6 +233,8 @@ def write_crop_dataset(out_dir: str | Path, count: int, seed: int,
             if crop is None:
                 continue
             cls = crop_class(t.tile, label)
+            if cls is None:  # a rendered tile is never a Rummikub joker
+                continue
             cv2.imwrite(str(out / sp / cls / f"synth_{seed}_{i:06d}_{k:02d}.png"), crop)
         if progress:
             progress(i)
@@ -253,7 +256,7 @@ def contact_sheet(scenes_: list[Scene], cols: int = 4, cell_w: int = 320,
         cell[oy:oy + small.shape[0], ox:ox + small.shape[1]] = small
         if boxes:
             for t in sc.tiles:
-                x1, y1, x2, y2 = (int(round(v * s)) for v in t.box)
+                x1, y1, x2, y2 = (round(v * s) for v in t.box)
                 col = (0, 255, 0) if t.on_rack else ((0, 200, 255) if t.is_indicator else (255, 200, 0))
                 cv2.rectangle(cell, (ox + x1, oy + y1), (ox + x2, oy + y2), col, 1)
                 if y2 - y1 >= 12:

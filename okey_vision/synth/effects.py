@@ -52,7 +52,7 @@ def light_field(rng: Rng, h: int, w: int, low_light: bool,
     field -= rng.uniform(0, 0.5) * (xx ** 2 + yy ** 2)
     field *= 1 + (noise(rng, sh, sw, max(sh, sw) / 2) - 0.5) * 0.15
     if rng.random() < 0.45:  # a soft cast shadow (arm, phone, lamp shade)
-        m = np.zeros((sh, sw), np.float32)
+        m: np.ndarray = np.zeros((sh, sw), np.float32)
         pts = (rng.random((int(rng.integers(3, 7)), 2)) * [sw * 1.4, sh * 1.4]
                - [sw * 0.2, sh * 0.2]).astype(np.int32)
         cv2.fillPoly(m, [cv2.convexHull(pts)], 1.0)
@@ -114,11 +114,11 @@ def blur(rng: Rng, img: np.ndarray, p_blur: float, p_motion: float) -> np.ndarra
     r = rng.random()
     if r < p_motion:
         k = int(rng.integers(3, 10))
-        kern = np.zeros((k, k), np.float32)
+        kern: np.ndarray = np.zeros((k, k), np.float32)
         kern[k // 2, :] = 1.0 / k
         m = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
         kern = cv2.warpAffine(kern, m, (k, k))
-        kern /= max(kern.sum(), 1e-6)
+        kern = kern / max(kern.sum(), 1e-6)
         return cv2.filter2D(img, -1, kern)
     if r < p_motion + p_blur:
         return cv2.GaussianBlur(img, (0, 0), rng.uniform(0.4, 1.8))
@@ -136,7 +136,7 @@ def _noise_bank() -> np.ndarray:
         r = np.random.default_rng(20240607)
         n = _BANK_SIZE
         lum = r.standard_normal((n, n, 1), dtype=np.float32)
-        chroma = r.standard_normal((n // 2, n // 2, 3), dtype=np.float32) * 0.5
+        chroma: np.ndarray = r.standard_normal((n // 2, n // 2, 3), dtype=np.float32) * 0.5
         chroma = cv2.resize(chroma, (n, n), interpolation=cv2.INTER_LINEAR)
         _BANK = np.ascontiguousarray(lum + chroma)
     return _BANK
@@ -162,4 +162,5 @@ def sensor_noise(rng: Rng, img: np.ndarray, sigma: float) -> np.ndarray:
 def jpeg(img: np.ndarray, quality: int) -> np.ndarray:
     """JPEG round trip at ``quality``."""
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else img
+    out = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+    return img if out is None else out

@@ -22,8 +22,17 @@ import cv2
 import numpy as np
 
 from okey_vision.imagesize import header_size
-from okey_vision.synth.datasets import (CROP_CLASSES, FACE_CLASSES, TILE_CLASSES, crop_class, obb_line,
-                                        cut_crop, cut_upright, write_data_yaml, yolo_line)
+from okey_vision.synth.datasets import (
+    CROP_CLASSES,
+    FACE_CLASSES,
+    TILE_CLASSES,
+    crop_class,
+    cut_crop,
+    cut_upright,
+    obb_line,
+    write_data_yaml,
+    yolo_line,
+)
 from okey_vision.tiles import Tile, parse_tile
 
 #: Where the shared real photos live, relative to the repository root.
@@ -90,6 +99,8 @@ def _image_size(path: Path) -> tuple[int, int]:
     if w and h:
         return w, h
     img = cv2.imread(str(path))
+    if img is None:
+        raise ValueError(f"{path}: not an image OpenCV can read")
     return img.shape[1], img.shape[0]
 
 
@@ -150,19 +161,19 @@ def write_real_detect(out_dir: str | Path, root: str | Path | None = None,
     images = load_real(root)
     with open(_mk(out) / "real.jsonl", "w", encoding="utf-8") as rec:
         for im in images:
-            if classes == "faces" and any(l.tile is None for l in im.labels):
+            if classes == "faces" and any(lab.tile is None for lab in im.labels):
                 continue
             sp = split[1] if is_real_val(im.stem, val_fraction, seed) else split[0]
             (out / "images" / sp).mkdir(parents=True, exist_ok=True)
             (out / "labels" / sp).mkdir(parents=True, exist_ok=True)
             if classes == "obb":  # real labels are upright boxes: their corners
-                lines = [obb_line(0, [(l.box[0], l.box[1]), (l.box[2], l.box[1]), (l.box[2], l.box[3]),
-                                      (l.box[0], l.box[3])], im.width, im.height) for l in im.labels]
+                lines = [obb_line(0, [(lab.box[0], lab.box[1]), (lab.box[2], lab.box[1]), (lab.box[2], lab.box[3]),
+                                      (lab.box[0], lab.box[3])], im.width, im.height) for lab in im.labels]
             else:
-                lines = [yolo_line(0 if classes == "tile" else l.tile.index, l.box, im.width, im.height)
-                         for l in im.labels]
+                lines = [yolo_line(lab.tile.index if classes == "faces" and lab.tile else 0, lab.box,
+                                   im.width, im.height) for lab in im.labels]
             label_text = "\n".join(lines) + ("\n" if lines else "")
-            tiles = [{"name": l.name, "box": [round(v, 2) for v in l.box]} for l in im.labels]
+            tiles = [{"name": lab.name, "box": [round(v, 2) for v in lab.box]} for lab in im.labels]
             for k in range(repeat if sp == split[0] else 1):  # validation photos count once
                 stem = f"real_{im.stem}" + (f"_r{k}" if k else "")
                 shutil.copyfile(im.path, out / "images" / sp / f"{stem}.jpg")
@@ -195,8 +206,11 @@ def write_real_crops(out_dir: str | Path, root: str | Path | None = None, label:
     for im in load_real(root):
         sp = "val" if is_real_val(im.stem, val_fraction, seed) else "train"
         image = cv2.imread(str(im.path))
+        if image is None:
+            raise ValueError(f"{im.path}: not an image OpenCV can read")
         rng = np.random.default_rng(int.from_bytes(hashlib.sha256(im.stem.encode()).digest()[:8], "big"))
         for k, lab in enumerate(im.labels):
+            crop: np.ndarray | None
             if geometry == "upright":
                 x1, y1, x2, y2 = lab.box
                 if x2 - x1 > y2 - y1:

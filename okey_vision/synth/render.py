@@ -713,7 +713,7 @@ def _draw_rack_tiles(rng: Rng, cfg: SynthConfig, drawer: _TileDrawer, rows: list
     max_tilt = math.radians(cfg.tile_tilt)
     extrude = np.array([plan.sgn * plan.sw, -plan.ts])
     maker = drawer.m
-    for ri, (groups, yb) in enumerate(zip(rows, bottoms)):
+    for ri, (groups, yb) in enumerate(zip(rows, bottoms, strict=True)):
         xs = _row_positions(rng, groups, plan.pitch, plan.inner)
         tiles = [t for g in groups for t in g]
         # drawn from the side that is hidden, so each tile's visible side overlaps its neighbour

@@ -80,6 +80,7 @@ def cloth(rng: Rng, h: int, w: int) -> np.ndarray:
     """Table cloth: gingham checks, stripes or a woven rug."""
     kind = rng.integers(3)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    c1: np.ndarray
     c1 = rng.uniform(120, 250, 3).astype(np.float32)
     c2 = rng.uniform(20, 200, 3).astype(np.float32)
     if kind == 0:  # gingham
@@ -145,7 +146,7 @@ def speckled(rng: Rng, h: int, w: int) -> np.ndarray:
     img[:] = base
     for _ in range(int(rng.integers(1, 3))):
         col = np.asarray(rng.uniform(0, 255, 3), np.float32)
-        dots = (rng.random((h, w), dtype=np.float32) < rng.uniform(0.03, 0.12)).astype(np.float32)
+        dots: np.ndarray = (rng.random((h, w), dtype=np.float32) < rng.uniform(0.03, 0.12)).astype(np.float32)
         dots = cv2.dilate(dots, np.ones((2, 2), np.uint8)) if rng.random() < 0.5 else dots
         img += (col - img) * dots[..., None] * rng.uniform(0.5, 0.9)
     img *= (0.92 + 0.16 * fractal(rng, h, w, 60, 2))[..., None]

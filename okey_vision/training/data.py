@@ -177,7 +177,7 @@ def strip_canvases(scene: Scene, seed: int, index: int
 
 def with_strips(data: Path, strips: Path) -> Path:
     """A ``data.yaml`` training and validating on ``data``'s images and the strip canvases."""
-    import yaml  # type: ignore[import-untyped]
+    import yaml
 
     base = yaml.safe_load(Path(data).read_text())
     root = Path(base["path"])

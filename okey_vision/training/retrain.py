@@ -70,7 +70,8 @@ PLAN: tuple[tuple[Stage, ...], ...] = (
 FINISH: tuple[Stage, ...] = (
     Stage("strip detector -> detector_strip", move=("detector", "detector_strip")),
     Stage("oriented detector -> detector", move=("obb", "detector")),
-    Stage("export detectors", ("export", "--onnx", "detector,detector_axis,detector_strip")),
+    # the upright detector is only the strip detector's start: the reader does not read with it
+    Stage("export detectors", ("export", "--onnx", "detector,detector_strip")),
     Stage("number on detected crops", ("number", *_CROPS, "--init", "models/number.pt",
                                        "--detected", "1000", "--detected-seed", "3500",
                                        "--epochs", "2", "--lr0", "0.0003", "--warmup-epochs", "0"),

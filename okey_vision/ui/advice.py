@@ -20,8 +20,8 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from okey_vision.coach import Advice, DiscardOption, advise, text
 from okey_vision.coach.text import distance_text

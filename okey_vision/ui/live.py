@@ -30,8 +30,9 @@ import logging
 import threading
 import time
 from collections import Counter, deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 #: Seconds between two reads at most (while reading after a change).
 READ_INTERVAL = 0.1
@@ -125,7 +126,7 @@ class ViewChange:
         self.level = level
         self.pixels = pixels
         self.min_response = min_response
-        self._window = None
+        self._window: Any = None
 
     def small(self, frame: Any) -> Any:
         """The frame's small grey copy (the frame itself when it is not an image)."""
@@ -391,7 +392,7 @@ class LiveReader:
         self._read_at = t0
         try:
             reads = self._read(frame)
-        except Exception:  # noqa: BLE001 - a bad frame is skipped, the live view goes on
+        except Exception:
             reads = None
             self._failures += 1
             if self._failures == 1 or self._failures % 50 == 0:  # the cause once, then a count
@@ -442,7 +443,7 @@ class LiveReader:
             return
         try:
             advice, move = advise(hand, ind)
-        except Exception:  # noqa: BLE001 - the page says what went wrong; the worker goes on
+        except Exception:
             log.warning("live: advice failed for %s", " ".join(hand), exc_info=True)
             advice, move = None, None
         with self._lock:

@@ -62,9 +62,9 @@ def sharpness(img) -> float:
     """Variance of the Laplacian of a 512-px grey copy (higher is sharper)."""
     import cv2
 
-    from okey_vision.vision.io import shrink
+    from okey_vision.vision.resize import cap_side
 
-    small = shrink(img, 512)
+    small = cap_side(img, 512)
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     return float(cv2.Laplacian(grey, cv2.CV_64F).var())
 
@@ -183,7 +183,7 @@ def draw_reads(img, reads: Sequence[TileRead], indicator: Tile | None = None, ma
         if (pw, ph) != (x2 - x1, y2 - y1):
             crop = cv2.resize(crop, (max(1, pw), max(1, ph)),
                               interpolation=cv2.INTER_AREA if p.scale < 1 else cv2.INTER_LINEAR)
-        px, py = int(round(p.x)), int(round(p.y))
+        px, py = round(p.x), round(p.y)
         ch, cw = min(crop.shape[0], view.height - py), min(crop.shape[1], view.width - px)
         out[py:py + ch, px:px + cw] = crop[:ch, :cw]
     shown = [i for i in range(len(reads)) if view.piece_of(i) is not None]
@@ -268,13 +268,13 @@ def draw_move(out, quads: Mapping[int, Sequence[tuple[float, float]]], move: Mov
             grow = max(4.0, 0.08 * side)
             box = cv2.boxPoints(((cx, cy), (w + 2 * grow, h + 2 * grow), angle))
             cv2.polylines(out, [np.round(box).astype(np.int32)], True, MELD, max(2, thick), cv2.LINE_AA)
-    i = move.discard
-    if i is not None and i in quads:
-        q = np.array(quads[i], np.float32)
+    d = move.discard
+    if d is not None and d in quads:
+        q = np.array(quads[d], np.float32)
         (cx, cy), (w, h), angle = cv2.minAreaRect(q)
         color = GOLD if move.okey_discard else RING
-        axes = (int(round(w * 0.78)), int(round(h * 0.72)))
-        center = (int(round(cx)), int(round(cy)))
+        axes = (round(w * 0.78), round(h * 0.72))
+        center = (round(cx), round(cy))
         cv2.ellipse(out, center, axes, angle, 0, 360, (255, 255, 255), 2 * thick + 4, cv2.LINE_AA)
         cv2.ellipse(out, center, axes, angle, 0, 360, color, 2 * thick + 1, cv2.LINE_AA)
         if move.okey_discard:

@@ -11,8 +11,8 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from html import escape
-from typing import Iterable, Sequence
 
 from okey_vision.melds import Meld
 from okey_vision.tiles import Tile
@@ -30,7 +30,8 @@ CSS = """
 .ov-cap{font-size:12px;color:#666;margin-top:2px;white-space:nowrap}
 .ov-tile{position:relative;width:34px;height:50px;border-radius:6px;background:#fbf3dc;
  box-shadow:inset 0 -4px 0 #e6d9b5,0 1px 2px rgba(0,0,0,.4);display:flex;flex-direction:column;
- align-items:center;justify-content:flex-start;font:700 21px/1 system-ui,sans-serif;padding-top:7px;box-sizing:border-box}
+ align-items:center;justify-content:flex-start;font:700 21px/1 system-ui,sans-serif;padding-top:7px;
+ box-sizing:border-box}
 .ov-tile .ov-dot{width:7px;height:7px;border-radius:50%;margin-top:5px;opacity:.7}
 .ov-tile.okey{box-shadow:inset 0 -4px 0 #e6d9b5,0 0 0 3px #f9a825}
 .ov-tile .ov-badge{position:absolute;top:-7px;right:-6px;background:#f9a825;color:#000;border-radius:8px;
@@ -114,10 +115,10 @@ def group_html(tiles: Sequence[Tile], okey: Tile | None, caption: str = "", *,
     stands = stands or {}
     marked = False
     parts = []
-    for i, t in enumerate(tiles):
-        is_discard = discard is not None and t == discard and not marked
+    for i, tile in enumerate(tiles):
+        is_discard = discard is not None and tile == discard and not marked
         marked = marked or is_discard
-        parts.append(tile_html(t, okey, stands_for=stands.get(i), discard=is_discard, small=small, lang=lang))
+        parts.append(tile_html(tile, okey, stands_for=stands.get(i), discard=is_discard, small=small, lang=lang))
     cls = "ov-group ov-left" if leftover else "ov-group"
     cap = f'<div class="ov-cap">{escape(caption)}</div>' if caption else ""
     return f'<div class="{cls}"><div class="ov-tiles">{"".join(parts)}</div>{cap}</div>'

@@ -28,12 +28,12 @@ NAME = "sample_rack"
 
 def sample_bytes() -> bytes:
     """The sample photo (JPEG bytes) shipped with the package."""
-    return resources.files("okey_vision").joinpath("data", f"{NAME}.jpg").read_bytes()
+    return resources.files("okey_vision").joinpath("data").joinpath(f"{NAME}.jpg").read_bytes()
 
 
 def sample_truth() -> dict:
     """The sample's recorded truth: ``hand``, ``indicator``, ``tiles`` (name, box, row)."""
-    return json.loads(resources.files("okey_vision").joinpath("data", f"{NAME}.json").read_text("utf-8"))
+    return json.loads(resources.files("okey_vision").joinpath("data").joinpath(f"{NAME}.json").read_text("utf-8"))
 
 
 def render_sample():

@@ -21,9 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from okey_vision.errors import OkeyError
 from okey_vision.coach import text as coach_text
-from okey_vision.ui.text import Lang, t
+from okey_vision.errors import OkeyError
 from okey_vision.scoring import (
     COUNTDOWN,
     PENALTY,
@@ -35,6 +34,7 @@ from okey_vision.scoring import (
     leader,
     round_deltas,
 )
+from okey_vision.ui.text import Lang, t
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
@@ -112,7 +112,7 @@ class ScoreTable:
         totals = [START[self.scheme]] * len(self.players)
         out = []
         for r in self.rounds:
-            totals = [t + d for t, d in zip(totals, self.deltas(r))]
+            totals = [t + d for t, d in zip(totals, self.deltas(r), strict=True)]
             out.append(list(totals))
         return out
 
@@ -133,10 +133,10 @@ class ScoreTable:
         """Rows for display: round number, what happened, each player's total."""
         rnd, res = t("round_col", lang), t("result_col", lang)
         out: list[dict[str, object]] = [
-            {rnd: t("start_row", lang), res: "", **dict(zip(self.players, [START[self.scheme]] * len(self.players)))}
+            {rnd: t("start_row", lang), res: "", **dict.fromkeys(self.players, START[self.scheme])}
         ]
-        for k, (r, tot) in enumerate(zip(self.rounds, self.rows()), start=1):
-            out.append({rnd: str(k), res: r.describe(self.players, lang), **dict(zip(self.players, tot))})
+        for k, (r, tot) in enumerate(zip(self.rounds, self.rows(), strict=True), start=1):
+            out.append({rnd: str(k), res: r.describe(self.players, lang), **dict(zip(self.players, tot, strict=True))})
         return out
 
 

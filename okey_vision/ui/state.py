@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from okey_vision.scoring import COUNTDOWN
 from okey_vision.tiles import Tile, parse_tile
@@ -261,8 +261,8 @@ class AppState:
         flagged like a rack tile, or the tile), or none. An indicator the
         player chose is kept (and the advice says it assumes it); one read
         from an earlier photo is dropped, so the page asks for it."""
-        read = tile if tile is not None and hasattr(tile, "box") else None
-        face = read.tile if read is not None else tile
+        read = cast("TileRead", tile) if tile is not None and hasattr(tile, "box") else None
+        face = read.tile if read is not None else cast("Tile | str | None", tile)
         if self.photo is not None:
             self.photo = replace(self.photo, has_indicator=face is not None)
         if self.indicator_source is IndicatorSource.PLAYER and self.round.indicator is not None:

@@ -10,7 +10,7 @@ and it reads every photo as the reads set here (or none):
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from okey_vision.vision.reads import APART, TileRead
 

@@ -31,9 +31,9 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import median
-from typing import Sequence
 
 Box = tuple[float, float, float, float]
 Quad = tuple[tuple[float, float], ...]
@@ -198,7 +198,7 @@ def rack_view(boxes: Sequence[Box], rows: Sequence[int], size: tuple[int, int], 
         chunks.append(chunk)
     sep = SEP * tile_px
     pieces: list[Piece] = []
-    x, y = MARGIN, 0.0
+    x, y = float(MARGIN), 0.0
     line_h = 0.0
     width = 0.0
     row_of_line = None
@@ -209,7 +209,7 @@ def rack_view(boxes: Sequence[Box], rows: Sequence[int], size: tuple[int, int], 
         new_row = row != APART and row_of_line is not None and row != row_of_line
         if pieces and (new_row or x + sep + w > max(line_max, w) + MARGIN):
             y += line_h + sep / 2
-            x, line_h = MARGIN, 0.0
+            x, line_h = float(MARGIN), 0.0
         elif pieces:
             x += sep
         if row != APART:
@@ -218,7 +218,7 @@ def rack_view(boxes: Sequence[Box], rows: Sequence[int], size: tuple[int, int], 
         x += w
         width = max(width, x)
         line_h = max(line_h, BAND + h)
-    return View(int(round(width + MARGIN)), int(round(y + line_h + MARGIN)), tuple(pieces), BAND)
+    return View(round(width + MARGIN), round(y + line_h + MARGIN), tuple(pieces), BAND)
 
 
 def read_at(boxes: Sequence[Box], x: float, y: float) -> int | None:
@@ -263,7 +263,7 @@ def place_labels(boxes: Sequence[Box], sizes: Sequence[Sequence[tuple[int, int]]
 
     def free(x: float, y: float, w: int, h: int) -> bool:
         r = (x, y, x + w, y + h)
-        return 0 <= y and y + h <= H and not any(_overlap(r, p) for p in placed)
+        return y >= 0 and y + h <= H and not any(_overlap(r, p) for p in placed)
 
     for i in order:
         x1, y1, x2, y2 = boxes[i]

@@ -13,15 +13,23 @@ own evidence is strong (``ClassifyConfig.own_turn_evidence``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import numpy as np
 
 from okey_vision.tiles import TILES
 from okey_vision.vision.config import ClassifyConfig, CropConfig
-from okey_vision.vision.crops import (COLOR_CLASSES, CROP_SIZE, NUMBER_CLASSES, Quad, aligned, turned,
-                                      upright_crop, white_balance_all)
+from okey_vision.vision.crops import (
+    COLOR_CLASSES,
+    CROP_SIZE,
+    NUMBER_CLASSES,
+    Quad,
+    aligned,
+    turned,
+    upright_crop,
+    white_balance_all,
+)
 from okey_vision.vision.nets import Net
 from okey_vision.vision.order import common_axis
 
@@ -29,15 +37,12 @@ from okey_vision.vision.order import common_axis
 @dataclass(frozen=True, eq=False)
 class FaceReads:
     """What the classifiers read of n tiles: face probabilities (n, 53, ``TILES``
-    order), each tile's corners turned the way it was read, each tile's own
-    0/180 evidence (nats: how much surer it reads one way up), and the lowest
-    probability any one of its crops gave the face read (crops that disagree
-    point at a misread)."""
+    order), each tile's corners turned the way it was read, and each tile's
+    own 0/180 evidence (nats: how much surer it reads one way up)."""
 
     probs: np.ndarray = field(repr=False)
     quads: tuple[Quad, ...] = field(repr=False)
     turn: np.ndarray = field(repr=False)
-    floor: np.ndarray = field(repr=False)
 
     def __len__(self) -> int:
         return len(self.quads)
@@ -45,12 +50,12 @@ class FaceReads:
     def mapped(self, matrix: np.ndarray) -> FaceReads:
         """The same reads with the corners through a 2 x 3 affine ``matrix``."""
         quads = tuple(np.asarray(q) @ matrix[:, :2].T + matrix[:, 2] for q in self.quads)
-        return FaceReads(self.probs, quads, self.turn, self.floor)
+        return FaceReads(self.probs, quads, self.turn)
 
-    def keep(self, mask: Sequence[bool]) -> FaceReads:
+    def keep(self, mask: Sequence[bool] | np.ndarray) -> FaceReads:
         """Only the tiles where ``mask`` holds."""
         m = np.asarray(mask, bool)
-        return FaceReads(self.probs[m], tuple(q for q, k in zip(self.quads, m) if k), self.turn[m], self.floor[m])
+        return FaceReads(self.probs[m], tuple(q for q, k in zip(self.quads, m, strict=True) if k), self.turn[m])
 
 
 def face_probs(pn: np.ndarray, pc: np.ndarray) -> np.ndarray:
@@ -89,10 +94,10 @@ class Classifier:
         ``group``: tiles along one axis share one way up."""
         n = len(quads)
         if n == 0:
-            return FaceReads(np.zeros((0, len(TILES))), (), np.zeros(0), np.zeros(0))
+            return FaceReads(np.zeros((0, len(TILES))), (), np.zeros(0))
         qs = [np.asarray(q, np.float64) for q in quads]  # as the tiles stand (a view's detections)
         extra = [i for i in range(n) if also is not None and also[i] is not None]
-        rq = [aligned(also[i], qs[i]) for i in extra]  # type: ignore[index]
+        rq = [aligned(np.asarray(also[i]), qs[i]) for i in extra]  # type: ignore[index]  # `extra` holds only tiles with a second quad
         margins, more = self.crop.margins, self.crop.refined_margins
         cut = [(q, m) for m in margins for q in qs + [turned(q) for q in qs]]
         cut += [(q, m) for m in more for q in rq + [turned(q) for q in rq]] if extra else []
@@ -113,21 +118,9 @@ class Classifier:
             pn[rows] = (k * pn[rows] + ke * pn_e) / (k + ke)
             pc[extra] = (k * pc[extra] + ke * pc_e) / (k + ke)
         pf = face_probs(pn, np.concatenate([pc, pc]))
-        # each crop alone (a margin, the detected or the refined corners): both ways up, (2n, 53)
-        views = [face_probs(pn_all[j * 2 * n:(j + 1) * 2 * n],
-                            np.tile(pc_all[j * 2 * n:(j + 1) * 2 * n].reshape(2, n, -1).mean(0), (2, 1)))
-                 for j in range(k)]
-        for j in range(ke if extra else 0):
-            m = len(extra)
-            part = slice(split + j * 2 * m, split + (j + 1) * 2 * m)
-            v = np.full((2 * n, len(TILES)), np.nan)
-            v[np.array(extra + [i + n for i in extra])] = face_probs(
-                pn_all[part], np.tile(pc_all[part].reshape(2, m, -1).mean(0), (2, 1)))
-            views.append(v)
-        return self._turned(qs, pf[:n], pf[n:], group, np.stack(views))
+        return self._turned(qs, pf[:n], pf[n:], group)
 
-    def _turned(self, qs: list[Quad], p0: np.ndarray, p180: np.ndarray, group: bool,
-                views: np.ndarray) -> FaceReads:
+    def _turned(self, qs: list[Quad], p0: np.ndarray, p180: np.ndarray, group: bool) -> FaceReads:
         """Each tile's way up: its own evidence, or its rack's when its own is weak."""
         d = np.log(p0.max(1)) - np.log(p180.max(1))  # > 0: upright as cut
         flip = d < 0
@@ -139,11 +132,8 @@ class Classifier:
                     if abs(d[i]) < self.config.own_turn_evidence:
                         flip[i] = vote < 0
         probs = np.where(flip[:, None], p180, p0)
-        chosen = tuple(turned(q) if f else q for q, f in zip(qs, flip))
-        n = len(qs)
-        rows = np.arange(n) + n * flip  # each tile's chosen way up among a view's 2n rows
-        floor = np.nanmin(views[:, rows, probs.argmax(1)], axis=0)
-        return FaceReads(probs, chosen, np.abs(d), floor)
+        chosen = tuple(turned(q) if f else q for q, f in zip(qs, flip, strict=True))
+        return FaceReads(probs, chosen, np.abs(d))
 
     @staticmethod
     def _probs(net: Net, crops: list[np.ndarray], order: Sequence[str]) -> np.ndarray:

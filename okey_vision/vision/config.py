@@ -19,8 +19,9 @@ type :class:`~okey_vision.vision.reads.TileRead` too.
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Sequence
+from typing import Any
 
 
 @dataclass(frozen=True)

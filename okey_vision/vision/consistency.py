@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Sequence
 
 import numpy as np
 
@@ -81,7 +81,7 @@ def make_consistent(reads: Sequence[TileRead], indicator: Tile | str | None = No
     cost = -logp[:, slots]
     assign = hungarian(cost)
     out = list(reads)
-    for row, col in zip(subject, assign):
+    for row, col in zip(subject, assign, strict=True):
         face = TILES[slots[col]]
         r = reads[row]
         if face != r.tile:

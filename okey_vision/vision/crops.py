@@ -16,9 +16,11 @@ to the room's light.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
+
+from okey_vision.vision.resize import shrink_by
 
 #: Number classifier classes.
 NUMBER_CLASSES: tuple[str, ...] = tuple(str(n) for n in range(1, 14)) + ("fj",)
@@ -30,6 +32,11 @@ CROP_SIZE = 64
 UPRIGHT_MARGIN = 0.08
 #: The cream face is mapped to this BGR colour by :func:`white_balance`.
 FACE_REFERENCE = (215.0, 225.0, 230.0)
+#: Channel gains of the white balance lie within these bounds: a dark or odd
+#: crop is not blown up past them. 8 (was 4): under a dim, warm lamp a face's
+#: blue channel needs ~10x, and at 4 the shared Okey photo's red 7 still read
+#: black; at 6-12 it read red (real-pixel choose part, "warm, dim light").
+GAIN_BOUNDS = (0.5, 8.0)
 
 Quad = np.ndarray  # 4 x 2 float: TL, TR, BR, BL
 
@@ -107,14 +114,14 @@ def upright_crop(img: np.ndarray, quad: Quad, size: int = CROP_SIZE,
 
     q = np.asarray(quad, np.float64)
     right, up, w, h = quad_axes(q)
-    ml, mt, mr, mb = (margin,) * 4 if np.isscalar(margin) else tuple(margin)
+    ml, mt, mr, mb = (float(margin),) * 4 if isinstance(margin, (int, float)) else tuple(margin)
     # grow each corner along the tile's own axes (perspective: good enough at this scale)
     src = np.array([q[0] - right * ml * w + up * mt * h, q[1] + right * mr * w + up * mt * h,
                     q[2] + right * mr * w - up * mb * h, q[3] - right * ml * w - up * mb * h])
     ow = w * (1 + ml + mr)
     oh = h * (1 + mt + mb)
     s = size / max(oh, ow, 1e-6)
-    nw, nh = max(1, int(round(ow * s))), max(1, int(round(oh * s)))
+    nw, nh = max(1, round(ow * s)), max(1, round(oh * s))
     dst = np.array([[0, 0], [nw, 0], [nw, nh], [0, nh]], np.float32)
     m = cv2.getPerspectiveTransform(src.astype(np.float32), dst)
     # shrinking a lot: a cheap pre-blur stands in for area averaging
@@ -143,10 +150,11 @@ def upright_crop(img: np.ndarray, quad: Quad, size: int = CROP_SIZE,
 def work_image(img: np.ndarray, quads: Sequence[Quad], tile_height: float, target: float
                ) -> tuple[np.ndarray, np.ndarray]:
     """The part of a photo holding the tiles (their corners grown by a tile
-    height) shrunk so a tile is about ``target`` px tall (never enlarged;
-    ``target`` 0: full size): (the image, the 2 x 3 photo-to-image matrix).
-    The crops, the ink check and the corner fitting all work on it: a 12 MP
-    photo's tiles are hundreds of px tall, ten times what a 64 px crop needs.
+    height) shrunk by the whole factor that leaves a tile at least ``target``
+    px tall (never enlarged; ``target`` 0: full size): (the image, the 2 x 3
+    photo-to-image matrix). The crops, the ink check and the corner fitting
+    all work on it: a 12 MP photo's tiles are hundreds of px tall, several
+    times what a 64 px crop needs.
 
     >>> img = np.zeros((3000, 4000, 3), np.uint8)
     >>> part, m = work_image(img, [box_quad((1000, 1000, 1300, 1400))], 400.0, 100.0)
@@ -159,14 +167,9 @@ def work_image(img: np.ndarray, quads: Sequence[Quad], tile_height: float, targe
     pts = np.concatenate([np.asarray(q, np.float64).reshape(-1, 2) for q in quads])
     x0, y0 = np.clip(np.floor(pts.min(0) - tile_height), 0, [w, h]).astype(int)
     x1, y1 = np.clip(np.ceil(pts.max(0) + tile_height), 0, [w, h]).astype(int)
-    s = min(1.0, target / max(tile_height, 1e-6)) if target > 0 else 1.0
-    part = img[y0:max(y1, y0 + 1), x0:max(x1, x0 + 1)]
-    if s < 1.0:
-        import cv2
-
-        ph, pw = part.shape[:2]
-        part = cv2.resize(part, (max(1, round(pw * s)), max(1, round(ph * s))), interpolation=cv2.INTER_AREA)
-    return part, np.array([[s, 0.0, -s * x0], [0.0, s, -s * y0]])
+    k = max(1, int(tile_height // target)) if target > 0 else 1
+    part = shrink_by(img[y0:max(y1, y0 + k), x0:max(x1, x0 + k)], k)
+    return part, np.array([[1 / k, 0.0, -x0 / k], [0.0, 1 / k, -y0 / k]])
 
 
 def face_colour(crop: np.ndarray) -> np.ndarray:
@@ -184,14 +187,13 @@ def face_colours(crops: Sequence[np.ndarray]) -> np.ndarray:
 
 
 def _balance_gains(face: np.ndarray) -> np.ndarray:
-    """Channel gains taking ``face`` to ``FACE_REFERENCE``, clipped to 0.5-4
-    (a dark or odd crop is not blown up)."""
-    return np.clip(np.asarray(FACE_REFERENCE, np.float32) / face, 0.5, 4.0)
+    """Channel gains taking ``face`` to ``FACE_REFERENCE``, within ``GAIN_BOUNDS``."""
+    return np.clip(np.asarray(FACE_REFERENCE, np.float32) / face, *GAIN_BOUNDS)
 
 
 def white_balance(crop: np.ndarray, face: np.ndarray | None = None) -> np.ndarray:
     """The crop with its channels scaled so the face becomes ``FACE_REFERENCE``
-    (gains clipped to 0.5-4: a dark or odd crop is not blown up)."""
+    (gains within ``GAIN_BOUNDS``: a dark or odd crop is not blown up)."""
     f = face_colour(crop) if face is None else face
     return np.clip(crop.astype(np.float32) * _balance_gains(f), 0, 255).astype(np.uint8)
 
@@ -219,49 +221,6 @@ def is_greyscale(img: np.ndarray, tol: float = 3.0) -> bool:
     s = img[::step, ::step].astype(np.int16)
     spread = np.abs(s[..., 0] - s[..., 1]) + np.abs(s[..., 1] - s[..., 2])
     return float(np.percentile(spread, 99)) <= tol
-
-
-def ink_feature(crop: np.ndarray) -> np.ndarray | None:
-    """The ink's colour in a white-balanced upright crop: median (L, a, b) of the
-    pixels clearly darker or more saturated than the face, in its middle
-    (None when too few: a blank or unreadable crop)."""
-    import cv2
-
-    h, w = crop.shape[:2]
-    mid = crop[h // 8: h - h // 8, w // 5: w - w // 5]
-    lab = cv2.cvtColor(mid, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
-    face = np.median(lab[lab[:, 0] >= np.quantile(lab[:, 0], 0.6)], axis=0)
-    dist = np.abs(lab[:, 0] - face[0]) + 1.5 * np.hypot(lab[:, 1] - face[1], lab[:, 2] - face[2])
-    ink = lab[dist > 40]
-    if len(ink) < 12:
-        return None
-    return np.median(ink, axis=0)
-
-
-def cluster_inks(features: list[np.ndarray | None], radius: float = 14.0) -> list[int]:
-    """Group the tiles of one photo whose inks look alike (single linkage in
-    (L/2, a, b) within ``radius``); -1 for tiles without an ink feature."""
-    idx = [i for i, f in enumerate(features) if f is not None]
-    label = [-1] * len(features)
-    if not idx:
-        return label
-    pts = np.array([[features[i][0] / 2, features[i][1], features[i][2]] for i in idx])
-    parent = list(range(len(idx)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
-    for a in range(len(idx)):
-        for b in range(a + 1, len(idx)):
-            if d[a, b] < radius:
-                parent[find(a)] = find(b)
-    for k, i in enumerate(idx):
-        label[i] = find(k)
-    return label
 
 
 def has_ink(img: np.ndarray, quad: Quad, min_share: float = 0.015) -> bool:

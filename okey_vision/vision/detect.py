@@ -20,6 +20,7 @@ import numpy as np
 from okey_vision.vision.config import DetectConfig
 from okey_vision.vision.crops import Quad, box_quad, obb_quad, quad_axes, upright_quad
 from okey_vision.vision.nets import Net
+from okey_vision.vision.resize import shrink
 
 #: Grey the detectors were trained to see around a letterboxed image (ultralytics' pad value).
 PAD_GREY = 114
@@ -63,29 +64,6 @@ class Detection:
         return Detection(best, self.score, self.oriented)
 
 
-def fast_resize(img: np.ndarray, nw: int, nh: int) -> np.ndarray:
-    """Resize to (nw, nh): INTER_AREA when shrinking, after a cheap bilinear
-    step down to 3x the target when shrinking a lot (a 12 MP photo to 416 px
-    costs a few ms instead of a full area average over every pixel)."""
-    import cv2
-
-    h, w = img.shape[:2]
-    if nw >= w and nh >= h:
-        return cv2.resize(img, (nw, nh), interpolation=cv2.INTER_LINEAR)
-    if w > 6 * nw and h > 6 * nh:
-        img = cv2.resize(img, (3 * nw, 3 * nh), interpolation=cv2.INTER_LINEAR)
-    return cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA)
-
-
-def shrink(img: np.ndarray, size: int) -> tuple[np.ndarray, float]:
-    """The image with its long side ``size`` (never enlarged past it), and the scale used."""
-    h, w = img.shape[:2]
-    s = size / max(h, w)
-    if s == 1:
-        return img, 1.0
-    return fast_resize(img, max(1, round(w * s)), max(1, round(h * s))), s
-
-
 def letterbox(img: np.ndarray) -> tuple[np.ndarray, int, int]:
     """The image centred on a grey canvas whose sides are multiples of 32: (canvas, x offset, y offset)."""
     nh, nw = img.shape[:2]
@@ -118,7 +96,7 @@ class Detector:
         oriented = y.shape[0] == 4 + nc + 1
         quads, scores = (self._oriented(y, nc) if oriented else self._upright(y))
         out = []
-        for q, sc in zip(quads, scores):
+        for q, sc in zip(quads, scores, strict=True):
             q = (q - [ox, oy]) / s
             if mirror:
                 q[:, 0] = small.shape[1] / s - q[:, 0]
@@ -141,10 +119,11 @@ class Detector:
         fit = not_outsized(xywh[:, 2] * xywh[:, 3], cfg.outsized)
         xywh, sc, ang = xywh[fit], sc[fit], ang[fit]
         rects = [((float(a), float(b)), (float(c), float(d)), float(np.degrees(t)))
-                 for (a, b, c, d), t in zip(xywh, ang)]
+                 for (a, b, c, d), t in zip(xywh, ang, strict=True)]
         idx = np.array(cv2.dnn.NMSBoxesRotated(rects, sc.astype(float).tolist(), cfg.conf, cfg.iou),
                        dtype=int).reshape(-1)
-        quads = {int(i): obb_quad(*xywh[i], ang[i]) for i in idx}
+        quads = {int(i): obb_quad(float(xywh[i, 0]), float(xywh[i, 1]), float(xywh[i, 2]), float(xywh[i, 3]),
+                                  float(ang[i])) for i in idx}
         idx = suppress_inner_quads(quads, sc, idx, cfg.inner, cfg.covered)[: cfg.max_tiles]
         return [quads[int(i)] for i in idx], [float(sc[i]) for i in idx]
 
@@ -159,8 +138,8 @@ class Detector:
             return [], []
         xywh, sc = y[:4, keep].T, scores[keep]
         boxes = np.stack([xywh[:, 0] - xywh[:, 2] / 2, xywh[:, 1] - xywh[:, 3] / 2, xywh[:, 2], xywh[:, 3]], 1)
-        idx = cv2.dnn.NMSBoxes(boxes.tolist(), sc.astype(float).tolist(), cfg.conf, cfg.iou)
-        idx = suppress_inner(boxes, sc, np.array(idx, dtype=int).reshape(-1), cfg.inner)[: cfg.max_tiles]
+        found = cv2.dnn.NMSBoxes(boxes.tolist(), sc.astype(float).tolist(), cfg.conf, cfg.iou)
+        idx = suppress_inner(boxes, sc, np.array(found, dtype=int).reshape(-1), cfg.inner)[: cfg.max_tiles]
         return ([box_quad((bx, by, bx + bw, by + bh)) for bx, by, bw, bh in boxes[idx]],
                 [float(sc[i]) for i in idx])
 
@@ -251,5 +230,5 @@ def dedupe(dets: list[Detection], config: DetectConfig) -> list[Detection]:
     return [dets[i] for i in sorted(keep)]
 
 
-__all__ = ["Detection", "Detector", "PAD_GREY", "dedupe", "fast_resize", "letterbox", "not_outsized",
-           "quad_iou", "shrink", "suppress_inner", "suppress_inner_quads"]
+__all__ = ["Detection", "Detector", "PAD_GREY", "dedupe", "letterbox", "not_outsized", "quad_iou",
+           "suppress_inner", "suppress_inner_quads"]

@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -136,7 +136,7 @@ def drop_cut_tiles(dets: Sequence[Detection], w: int, h: int, min_visible: float
     sizes = np.array([quad_axes(d.quad)[2:] for d in dets])
     mw, mh = np.median(sizes, axis=0)
     out = []
-    for d, (tw, th) in zip(dets, sizes):
+    for d, (tw, th) in zip(dets, sizes, strict=True):
         x1, y1, x2, y2 = d.box
         at_edge = x1 <= edge or y1 <= edge or x2 >= w - edge or y2 >= h - edge
         if at_edge and (tw < min_visible * mw or th < min_visible * mh):

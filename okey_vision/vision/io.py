@@ -17,15 +17,16 @@ from __future__ import annotations
 
 import os
 import threading
-from contextlib import contextmanager
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 import numpy as np
 
-from okey_vision.errors import ImageError, ImageProblem, clip
+from okey_vision.errors import ImageError, ImageProblem
 from okey_vision.imagesize import image_format, read_header
+from okey_vision.vision.resize import cap_side
 
 #: Photos up to this many pixels decode at full size (8000 x 8000, 192 MB of
 #: BGR; a PNG this big takes about 2 s to decode on a small CPU).
@@ -117,7 +118,7 @@ def decode_image(data: bytes | bytearray | memoryview | None, name: str = "photo
             img = None
     if img is None or img.size == 0:
         raise ImageError.of(ImageProblem.DAMAGED, name, format=fmt)
-    return Photo(shrink(img, max_side), header.width, header.height, name)
+    return Photo(cap_side(img, max_side), header.width, header.height, name)
 
 
 def _reduction(width: int, height: int) -> int | None:
@@ -156,28 +157,8 @@ def quiet_stderr() -> Iterator[None]:
 def _silence_opencv_log() -> None:
     import cv2
 
-    try:
+    with suppress(AttributeError):  # older builds have no cv2.utils.logging
         cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
-    except AttributeError:  # pragma: no cover - older builds
-        pass
-
-
-def shrink(img: np.ndarray, max_side: int = MAX_SIDE) -> np.ndarray:
-    """The image with its long side at most ``max_side``.
-
-    Exact halvings first (INTER_AREA's fast path: a pixel average), then one
-    bilinear step for the last factor (under 2, so nothing aliases): a
-    general INTER_AREA resize of a 100 MP photo took 1.8 s here."""
-    import cv2
-
-    h, w = img.shape[:2]
-    while max(h, w) >= 2 * max_side:
-        img = cv2.resize(img, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
-        h, w = img.shape[:2]
-    s = max_side / max(h, w)
-    if s >= 1:
-        return img
-    return cv2.resize(img, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_LINEAR)
 
 
 def as_bgr(image: np.ndarray, bgr: bool = True) -> np.ndarray:

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from okey_vision.vision.config import LookConfig
-from okey_vision.vision.detect import PAD_GREY, Detection, Detector, fast_resize
+from okey_vision.vision.detect import PAD_GREY, Detection, Detector
 from okey_vision.vision.normalise import RackPose, estimate_pose
+from okey_vision.vision.resize import fast_resize
 
 
 @dataclass(frozen=True)

@@ -60,7 +60,7 @@ def threads() -> int:
 def onnx_available() -> bool:
     """Whether onnxruntime imports."""
     try:
-        import onnxruntime  # type: ignore[import-untyped]  # noqa: F401
+        import onnxruntime  # noqa: F401
     except ImportError:
         return False
     return True
@@ -123,7 +123,7 @@ class Net:
                 + ", or set OKEY_VISION_MODELS to a folder that has it")
 
     def _load_onnx(self, path: Path) -> None:
-        import onnxruntime as ort  # type: ignore[import-untyped]
+        import onnxruntime as ort
 
         so = ort.SessionOptions()
         so.intra_op_num_threads = threads()

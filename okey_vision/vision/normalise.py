@@ -19,14 +19,15 @@ tiles are cut at full resolution.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import numpy as np
 
 from okey_vision.vision.config import NormaliseConfig
 from okey_vision.vision.crops import Quad, quad_axes, upright_quad
-from okey_vision.vision.detect import PAD_GREY, fast_resize
+from okey_vision.vision.detect import PAD_GREY
+from okey_vision.vision.resize import fast_resize
 
 
 @dataclass(frozen=True)
@@ -234,8 +235,8 @@ def normalise(img: np.ndarray, pose: RackPose, config: NormaliseConfig | None = 
     warp = m.copy()
     warp[:, 2] += m[:, :2] @ [x0, y0]  # the part's pixels, not the photo's
     scale = float(np.hypot(m[0, 0], m[0, 1]))
-    if scale < 0.5:  # shrink most of the way with area averaging first: a warp alone would alias
-        pre = min(1.0, 2 * scale)
+    if scale < 0.5:  # shrink most of the way by area averaging first: a warp alone would alias
+        pre = 2 * scale
         ph, pw = part.shape[:2]
         part = fast_resize(part, max(1, round(pw * pre)), max(1, round(ph * pre)))
         warp[:, :2] *= [[pw / part.shape[1], ph / part.shape[0]]]

@@ -12,7 +12,7 @@ to bottom" are the player's, however the photo itself was turned.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

@@ -31,10 +31,10 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
-from typing import Sequence
 
 import cv2
 import numpy as np
@@ -158,7 +158,7 @@ class RackReader:
         back = view.inverse
         mapped = [d.mapped(back) for d in first]
         better = estimate_pose([d.quad for d in mapped])
-        if better is not None and (better.aligned and (not seen.pose.aligned or _departs(better, seen.pose, cfg))
+        if better is not None and ((better.aligned and (not seen.pose.aligned or _departs(better, seen.pose, cfg)))
                                    or view.cuts([d.quad for d in first])):
             view = normalise(img, better, cfg, _corners(mapped))
             first = det(view.image)
@@ -215,17 +215,18 @@ class RackReader:
                                    cfg.crop.work_tile_height)
         local = [d.mapped(to_work) for d in uncut]
         ink = have_ink(work, [d.quad for d in local]) if cfg.crop.drop_blanks else [True] * len(local)
-        inked, local = [d for d, k in zip(uncut, ink) if k], [d for d, k in zip(local, ink) if k]
+        inked = [d for d, k in zip(uncut, ink, strict=True) if k]
+        local = [d for d, k in zip(local, ink, strict=True) if k]
         fitted = self._fit(work, local)
         clock("crop")
         also = [f if f is not None and refine.shift(f, d.quad) >= cfg.crop.refined_shift else None
-                for d, f in zip(local, fitted)]
+                for d, f in zip(local, fitted, strict=True)]
         faces = self.classifier(work, [d.quad for d in local], also)
         keep = faces.probs.max(1) >= cfg.classify.no_face if len(faces) else np.zeros(0, bool)
-        faced = [d for d, k in zip(inked, keep) if k]
+        faced = [d for d, k in zip(inked, keep, strict=True) if k]
         back = cv2.invertAffineTransform(to_work)
         faces = faces.keep(keep).mapped(back)
-        fitted = [None if f is None else f @ back[:, :2].T + back[:, 2] for f, k in zip(fitted, keep) if k]
+        fitted = [None if f is None else f @ back[:, :2].T + back[:, 2] for f, k in zip(fitted, keep, strict=True) if k]
         clock("classify")
         reads = self._reads(img, faces, fitted, indicator, consistent)
         clock("order")
@@ -249,15 +250,16 @@ class RackReader:
         h, w = img.shape[:2]
         reason = GREYSCALE_REASON if is_greyscale(img) else ""
         reads = []
-        for p, q, f, t, a in zip(faces.probs, faces.quads, fitted, faces.turn, faces.floor):
+        for p, q, f, t in zip(faces.probs, faces.quads, fitted, faces.turn, strict=True):
             if cfg.crop.report_refined and f is not None:  # the tile's own outline, turned the way it was read
                 q = grown(aligned(f, q), cfg.crop.grow_tall, cfg.crop.grow_wide)
             top = np.argsort(-p)[:cfg.classify.top_k]
             alts = tuple((TILES[i], float(p[i])) for i in top)
-            reads.append(TileRead(box=tuple(round(v, 1) for v in on_photo(q, w, h)), tile=alts[0][0],
+            x1, y1, x2, y2 = (round(v, 1) for v in on_photo(q, w, h))
+            reads.append(TileRead(box=(x1, y1, x2, y2), tile=alts[0][0],
                                   confidence=alts[0][1], alternatives=alts,
                                   quad=tuple((round(float(x), 1), round(float(y), 1)) for x, y in q),
-                                  reason=reason, turn=round(float(t), 3), agreement=round(float(a), 4)))
+                                  reason=reason, turn=round(float(t), 3)))
         reads = assign_rows(reads, cfg.order)
         if consistent:
             reads = make_consistent(reads, indicator)

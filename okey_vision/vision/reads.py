@@ -8,8 +8,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Sequence
 
 from okey_vision.tiles import Hand, Tile, parse_tile  # noqa: F401 - parse_tile: the doctest above
 from okey_vision.vision.config import FlagConfig
@@ -41,9 +41,6 @@ class TileRead:
     #: ratio of its best face probability read at 0 and at 180 degrees; None:
     #: unknown). Near 0 when both ways read the same face alike.
     turn: float | None = field(default=None, compare=False)
-    #: The lowest probability any one crop of the tile gave the face read
-    #: (None: unknown): a tile whose crops disagree is often misread.
-    agreement: float | None = field(default=None, compare=False)
     #: Whether the reader flagged the read for the player to confirm (its
     #: ``FlagConfig``); None: by the default rule from ``confidence`` and ``turn``.
     flagged: bool | None = field(default=None, compare=False)

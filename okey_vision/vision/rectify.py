@@ -27,8 +27,9 @@ Pure geometry (numpy + OpenCV), no model.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
@@ -93,7 +94,7 @@ def rows_of(quads: Sequence[Quad]) -> tuple[np.ndarray, np.ndarray, list[list[in
     t = c @ down
     order = [int(i) for i in np.argsort(t, kind="stable")]
     rows, cur = [], [order[0]]
-    for a, b in zip(order[:-1], order[1:]):
+    for a, b in itertools.pairwise(order):
         if t[b] - t[a] > 0.6 * h:
             rows.append(sorted(cur, key=lambda i: c[i] @ right))
             cur = []
@@ -121,7 +122,7 @@ def lean(strip: np.ndarray, max_lean: float = MAX_LEAN, steps: int = LEAN_STEPS)
     h, w = gx.shape
     best, best_k = -1.0, 0.0
     for k in np.linspace(-max_lean, max_lean, steps):
-        a = np.float32([[1, k, -k * h / 2], [0, 1, 0]])
+        a = np.array([[1, k, -k * h / 2], [0, 1, 0]], np.float32)
         p = cv2.warpAffine(gx, a, (w, h)).sum(0)
         score = float((p ** 2).sum() / max(float(p.sum()) ** 2, 1e-9))
         if score > best:
@@ -157,11 +158,11 @@ def row_strips(img: np.ndarray, quads: Sequence[Quad], min_lean: float = MIN_LEA
         m = MARGIN * height
         band = [(s0, np.polyval(top, s0) - m), (s1, np.polyval(top, s1) - m),
                 (s1, np.polyval(bottom, s1) + m), (s0, np.polyval(bottom, s0) + m)]
-        src = np.float32([a * right + b * down for a, b in band])
-        w = int(round(STRIP_H * (s1 - s0) / (height + 2 * m)))
+        src = np.array([a * right + b * down for a, b in band], np.float32)
+        w = round(STRIP_H * (s1 - s0) / (height + 2 * m))
         if w < STRIP_H:
             continue
-        to_band = cv2.getPerspectiveTransform(src, np.float32([[0, 0], [w, 0], [w, STRIP_H], [0, STRIP_H]]))
+        to_band = cv2.getPerspectiveTransform(src, np.array([[0, 0], [w, 0], [w, STRIP_H], [0, STRIP_H]], np.float32))
         k = lean(cv2.warpPerspective(img, to_band, (w, STRIP_H), flags=cv2.INTER_LINEAR))
         if abs(k) < min_lean:
             continue
@@ -200,7 +201,7 @@ def canvases(strips: Sequence[np.ndarray], size: int = CANVAS, gap: int = GAP
                 break
             x0 += step
     out = []
-    y0, canvas, places = 0, None, []
+    y0, canvas, places = 0, None, []  # type: tuple[int, np.ndarray | None, list[Placement]]
     for k, x0 in chunks:
         s = strips[k]
         h = s.shape[0]

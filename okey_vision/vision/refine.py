@@ -34,7 +34,7 @@ better (78.1 %). About 3 ms a tile (numpy on a ~60 x 90 patch), no model.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -204,7 +204,7 @@ def refine_quad(img: np.ndarray, quad: Quad) -> tuple[Quad, int]:
     s = PATCH_H / h
     tw = max(4.0, w * s)
     mx, my = SEARCH * tw + 4, SEARCH * PATCH_H + 4
-    pw, ph = int(round(tw + 2 * mx)), int(round(PATCH_H + 2 * my))
+    pw, ph = round(tw + 2 * mx), round(PATCH_H + 2 * my)
     # the detected quad in patch coordinates: an axis-aligned rectangle
     rect = np.array([[mx, my], [mx + tw, my], [mx + tw, my + PATCH_H], [mx, my + PATCH_H]], np.float64)
     to_patch = cv2.getPerspectiveTransform(q.astype(np.float32), rect.astype(np.float32))
@@ -230,7 +230,8 @@ def refine_quad(img: np.ndarray, quad: Quad) -> tuple[Quad, int]:
     reach_v, reach_h = SEARCH * PATCH_H, SEARCH * tw
     sides = [(tl, tr, down, reach_v), (tr, br, -rgt, reach_h), (br, bl, -down, reach_v), (bl, tl, rgt, reach_h)]
     lines, moved = [], 0
-    for k, ((p0, p1, _, _), (a, b, contrast)) in enumerate(zip(sides, _best_sides([gv, -gh, -gv, gh], sides))):
+    best = _best_sides([gv, -gh, -gv, gh], sides)
+    for k, ((p0, p1, _, _), (a, b, contrast)) in enumerate(zip(sides, best, strict=True)):
         if contrast >= (MIN_CONTRAST if k % 2 == 0 else MIN_CONTRAST_SIDE):
             lines.append((a, b))
             moved += 1

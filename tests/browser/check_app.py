@@ -93,10 +93,11 @@ def main(argv: list[str] | None = None) -> int:
         photo, truth, ind = render_photo(tmp / "rack.jpg")
     env = dict(os.environ, YOLO_OFFLINE="1", STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
     log_path = tmp / "streamlit.log"
+    log = open(log_path, "w")  # noqa: SIM115 - the server writes to it until the finally below closes it
     server = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
          "--server.port", str(PORT), "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, env=env, stdout=open(log_path, "w"), stderr=subprocess.STDOUT, start_new_session=True)
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     failures: list[str] = []
     try:
         if not wait_port(PORT, 60):
@@ -159,6 +160,7 @@ def main(argv: list[str] | None = None) -> int:
             server.wait(10)
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
+        log.close()
         print("--- app log (tail) ---")
         lines = log_path.read_text(errors="replace").splitlines()
         # the live view's lines (connection, first frame, hand) tell why a live check failed
@@ -302,7 +304,9 @@ def ring_on_video(shot: bytes, frame, box) -> tuple[int, int]:
     x1, y1, x2, y2 = box
     bw, bh = x2 - x1, y2 - y1
     near = np.zeros_like(ring)
-    near[max(0, int(oy + (y1 - bh) * s)):int(oy + (y2 + bh) * s), max(0, int(ox + (x1 - bw) * s)):int(ox + (x2 + bw) * s)] = True
+    top, bottom = max(0, int(oy + (y1 - bh) * s)), int(oy + (y2 + bh) * s)
+    left, right = max(0, int(ox + (x1 - bw) * s)), int(ox + (x2 + bw) * s)
+    near[top:bottom, left:right] = True
     return int((ring & near).sum()), int((ring & ~near).sum())
 
 
@@ -351,7 +355,7 @@ def live_check(p, tmp: Path, timeout: float, folder: Path) -> list[str]:
                 stop.click(timeout=10_000)
             time.sleep(2.0)
         print(f"live: rack {hand!r} "
-              f"{'shown after %.1f s (attempt %d)' % (time.time() - t0, attempt) if seen else 'NOT shown'}")
+              f"{f'shown after {time.time() - t0:.1f} s (attempt {attempt})' if seen else 'NOT shown'}")
         time.sleep(1.5)
         if seen and move is not None and move.discard is not None:  # the tile to throw ringed on the video
             near, away = ring_on_video(frame.locator("video").first.screenshot(), picture, boxes[move.discard])
@@ -429,7 +433,7 @@ def shrink_png(src: Path, dst: Path, max_bytes: int = 400_000) -> None:
     scale = 1.0
     while True:
         out = img if scale == 1.0 else cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        ok, buf = cv2.imencode(".png", out, [cv2.IMWRITE_PNG_COMPRESSION, 9])
+        _, buf = cv2.imencode(".png", out, [cv2.IMWRITE_PNG_COMPRESSION, 9])
         if len(buf) <= max_bytes or scale < 0.3:
             dst.write_bytes(buf.tobytes())
             return

@@ -6,6 +6,8 @@ drawn on it (the tile to throw ringed, the melds outlined)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import streamlit as st
 
 from okey_vision.tiles import okey_of, parse_tile
@@ -17,8 +19,11 @@ from okey_vision.ui.sections.common import html, log, reader, state, tx
 from okey_vision.ui.state import AppState, IndicatorSource
 from okey_vision.ui.text import Lang, in_words, sentence
 
+if TYPE_CHECKING:  # the live camera's package loads only with the live view
+    from streamlit_webrtc.config import Translations
 
-def translations() -> dict[str, str]:
+
+def translations() -> Translations:
     """The camera widget's own words in the page's language."""
     return {"start": tx("live_start_button"), "stop": tx("live_stop_button"),
             "select_device": tx("live_select_device"), "device_ask_permission": tx("live_ask_permission"),

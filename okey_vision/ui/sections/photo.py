@@ -211,7 +211,7 @@ def show_photo(app: AppState, label: str, move: Move | None = None) -> None:
         if tap is None:
             st.image(image, caption=tx("photo_caption", label=label, n=len(reads)) if got else label,
                      width="stretch", output_format="JPEG")
-    if tap and tap.get("unix_time") != app.tap_seen:
+    if tap and view is not None and tap.get("unix_time") != app.tap_seen:
         app.tap_seen = tap.get("unix_time")
         hit = tapped_read(view, [r.box for r in reads], tap)
         if hit is not None and targets[hit] is not None:  # a rack tile or the indicator
@@ -243,7 +243,7 @@ def photo_tap(app: AppState, image) -> dict | None:
     """The photo shown tappable: the last tap ({} before any), or None when
     the tap component is not installed (the photo is then not drawn yet)."""
     try:
-        from streamlit_image_coordinates import streamlit_image_coordinates  # type: ignore[import-untyped]
+        from streamlit_image_coordinates import streamlit_image_coordinates
     except ImportError:  # the plain photo: correct with the pickers below
         return None
     assert app.photo is not None
