@@ -63,11 +63,11 @@ def wait_advice(page, timeout: float, must_see: str = "") -> str:
     given) ``must_see`` somewhere on the page; '' on timeout."""
     end = time.time() + timeout
     while time.time() < end:
-        text = advice_text(page)
         idle = not page.locator('[data-testid="stStatusWidget"]').count()
-        if idle and any(m in text for m in ADVICE_MARKERS) and (
-                not must_see or must_see in page.inner_text("body")):
-            return text
+        if idle and (not must_see or must_see in page.inner_text("body")):
+            text = advice_text(page)  # read once the page is idle and shows the photo (not a text from before)
+            if any(m in text for m in ADVICE_MARKERS) and not page.locator('[data-testid="stStatusWidget"]').count():
+                return text
         time.sleep(0.5)
     return ""
 
