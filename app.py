@@ -23,7 +23,7 @@ os.environ.setdefault("YOLO_OFFLINE", "1")
 
 import streamlit as st
 
-from okey_vision.ui.advice import Analysis
+from okey_vision.ui.advice import Analysis, move_on_rack
 from okey_vision.ui.sections.advice import show_action, show_advice
 from okey_vision.ui.sections.common import log, state, sync_widget, tx
 from okey_vision.ui.sections.correct import correct_section
@@ -32,7 +32,7 @@ from okey_vision.ui.sections.photo import photo_input, photo_section, take_new_p
 from okey_vision.ui.sections.round import round_section
 from okey_vision.ui.sections.scores import scheme_picker, scores_section
 from okey_vision.ui.state import AppState
-from okey_vision.ui.text import Lang, t
+from okey_vision.ui.text import Lang, in_words, sentence, t
 
 # One handler on the package's logger: the app's lines and the library's
 # (the live reader's worker thread) reach the server log alike.
@@ -66,21 +66,25 @@ def photo_page(app: AppState) -> None:
     take_new_photo(app, *photo_input())
     photo = app.photo
     if photo is not None and photo.error:
-        st.warning(photo.error)
+        st.warning(photo.error)  # one message for the photo: why, and what to do
     r = app.round
     result = app.coach.analyse(app.tiles, r.indicator, r.seen_tiles(), app.scheme)
+    move = None
     if isinstance(result, Analysis):
         show_action(app, result)
         show_advice(app, result)
+        move = move_on_rack(result, app.tiles)
+    elif photo is not None and photo.error and not app.entries:
+        pass  # the photo failed: its message above says why; nothing else to fix
     elif r.indicator is None and app.entries and photo is not None and not photo.has_indicator \
             and photo.reads is not None:
         st.info(tx("ask_indicator"))
     else:
-        st.warning(result.said(app.lang))
+        st.warning(sentence(in_words(result.said(app.lang), app.lang)))
     if app.clock is not None:
         app.photo_seconds, app.clock = time.perf_counter() - app.clock, None
         log.info("photo to advice: %.3f s (advice %.3f s)", app.photo_seconds, getattr(result, "seconds", 0.0))
-    photo_section(app, expanded=not result.ok or bool(app.flagged))
+    photo_section(app, expanded=not result.ok or app.to_check, move=move)
     if app.photo_seconds is not None:
         st.caption(tx("photo_to_advice", s=app.photo_seconds))
     correct_section(app)

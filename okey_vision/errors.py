@@ -64,7 +64,7 @@ _IMAGE_SENTENCES = {
     ImageProblem.FOLDER: "is a folder, not an image",
     ImageProblem.UNREADABLE: "cannot be read ({why})",
     ImageProblem.EMPTY: "the file is empty",
-    ImageProblem.NOT_IMAGE: "not an image file: this is not a photo ({formats} expected)",
+    ImageProblem.NOT_IMAGE: "not an image file ({formats} expected)",
     ImageProblem.HEADER: "the photo is damaged: its {format} header is cut short or malformed",
     ImageProblem.TOO_SMALL: "the photo is too small ({width}x{height} pixels) to read tiles",
     ImageProblem.TOO_LARGE: "the image is too large ({width}x{height} pixels; at most {limit} million)",

@@ -183,7 +183,7 @@ def test_upload_rendered_rack_with_the_trained_reader(monkeypatch):
 
 @pytest.mark.parametrize("name,data,mime,says", [
     ("empty.jpg", b"", "image/jpeg", "empty"),
-    ("notes.png", b"these are my notes, not a photo\n", "image/png", "not a photo"),
+    ("notes.png", b"these are my notes, not a photo\n", "image/png", "not an image file"),
     ("broken.jpg", b"\xff\xd8\xff\xe0" + b"\x00\x10JFIF" + bytes(range(256)) * 4, "image/jpeg", "damaged"),
 ])
 def test_bad_uploads_show_a_plain_message(monkeypatch, name, data, mime, says):
@@ -459,9 +459,9 @@ def test_turkish_page(monkeypatch):
     boxes = [e.value for e in at.success] + [e.value for e in at.info]
     assert any(b.split(":")[0].endswith(" at") or b.startswith(("Bitir", "Çek")) for b in boxes), boxes
     text = all_text(at)
-    assert "Gösterge r3, okey r4" in text and "Atılacak taşlar" in text
+    assert "Gösterge kırmızı 3, okey kırmızı 4" in text and "Atılacak taşlar" in text
     assert "Perler: 15 taşın 13 tanesi perde" in text or "Bunlarla bitir" in text or "Çift yolu" in text
-    assert "sıra" in " ".join(str(m.value) for m in at.markdown)  # the groups' captions too
+    assert "seri" in " ".join(str(m.value) for m in at.markdown)  # the groups' captions too (a run: seri)
     assert any(e.label.startswith("Taşları düzelt") for e in at.expander)
     assert at.radio(key="lang_pick").value == "tr"
     at.radio(key="lang_pick").set_value("en").run()  # the switch
@@ -489,3 +489,153 @@ def test_turkish_page_says_a_bad_hand_in_turkish(monkeypatch):
     at.text_input(key=f"hand_text_{app_state(at).version}").input("r1 zz").run()
     assert_clean(at)
     assert any("bilinmeyen taş adı 'zz'" in w.value for w in at.warning)
+
+
+# ------------------------------------------------ issue 26: at the table ---
+
+def page_words(at: AppTest) -> str:
+    """Everything a player reads on the page: texts (HTML without its style
+    sheets, tooltips included), widget labels, options, placeholders and help."""
+    import re
+
+    parts = [all_text(at)] + [str(e.value) for e in at.error] + [e.label for e in at.expander]
+    for kind in ("selectbox", "text_input", "button", "toggle", "radio", "number_input", "checkbox",
+                 "multiselect"):
+        for w in getattr(at, kind):
+            parts += [str(getattr(w, a, "") or "") for a in ("label", "placeholder", "help")]
+            parts += [str(o) for o in getattr(w, "options", []) or []]
+    parts += [str(getattr(e, "label", "")) for e in at.get("file_uploader")]
+    return re.sub(r"<style>.*?</style>", "", "\n".join(parts), flags=re.S)
+
+
+def latin_tiles(text: str) -> list[str]:
+    from okey_vision.ui.text import TILE_NOTATION
+
+    return [m.group(0) for m in TILE_NOTATION.finditer(text)]
+
+
+def test_turkish_page_never_writes_a_tile_in_latin_notation(monkeypatch):
+    reads = fake.reads_from_truth(sample_truth(), low=(3, 15))  # b1 and the indicator r3 to check
+    at = start(monkeypatch, reads=reads, lang="tr")
+    text = page_words(at)
+    assert not latin_tiles(text), latin_tiles(text)
+    assert "Kırmızı 5 at" in text or "Mavi 1 at" in text  # the action line says the tile in words
+    assert "kırmızı 5" in text and "seri" in text and "gösterge kırmızı 3?" in text
+    assert any(o == "kırmızı 3" for o in at.selectbox(key="ind_pick").options)
+    # 14 tiles and an offered tile, seen tiles, a bad hand typed: still in words
+    picker(at, 14).set_value("(çıkar)").run()
+    at.selectbox(key="offered").set_value("r12").run()
+    at.text_input(key="seen_text").input("y9 k1").run()
+    assert_clean(at)
+    text = page_words(at)
+    assert not latin_tiles(text), latin_tiles(text)
+    assert "Kırmızı 12 al" in text or "Yerden çek" in text
+    assert "1. tur: sarı 9, siyah 1" in text
+    at.text_input(key=f"hand_text_{app_state(at).version}").input("r5 r5 r5").run()
+    text = page_words(at)
+    assert "Kırmızı 5 taşından 3 tane var: sette yalnız 2 tane olur." in text
+    assert not latin_tiles(text), latin_tiles(text)
+    # an uploaded rack with false jokers and its indicator
+    data, scene = render_rack()
+    fake.set_reads(scene_reads(scene))
+    at.file_uploader[0].set_value(("rack.jpg", data, "image/jpeg")).run()
+    assert_clean(at)
+    text = page_words(at)
+    assert not latin_tiles(text), latin_tiles(text)
+    assert "sahte okey" in text.lower()
+    # the English page keeps the project's notation
+    at.radio(key="lang_pick").set_value("en").run()
+    assert latin_tiles(page_words(at))
+
+
+def test_turkish_photo_labels_are_chips_not_latin_notation():
+    from okey_vision.tiles import TILES
+    from okey_vision.ui.photo import label_forms
+    from okey_vision.ui.text import Lang, tile_word
+
+    for tile in TILES:
+        for check in (False, True):
+            forms = label_forms(tile, check, indicator=True, lang=Lang.TR)
+            assert all(chip and not latin_tiles(text) for text, chip in forms), forms
+            assert not latin_tiles(tile_word(tile, Lang.TR))
+
+
+def test_a_failed_photo_leaves_one_message_and_nothing_stale(monkeypatch):
+    at = start(monkeypatch)
+    assert any("Photo to advice in" in c.value for c in at.caption)
+    at.file_uploader[0].set_value(("x.jpg", b"", "image/jpeg")).run()
+    assert_clean(at)
+    warnings = [w.value for w in at.warning]
+    assert warnings == ["x.jpg: the file is empty. The previous hand and its advice were cleared."], warnings
+    assert not any("Photo to advice" in c.value for c in at.caption)  # no time left from the previous photo
+    assert not any("indicator" in m for m in warnings + [i.value for i in at.info])  # not the wrong fix
+    # a photo the reader finds nothing in: one sentence naming the fix
+    fake.set_reads([])
+    img = np.full((480, 640, 3), (40, 110, 30), np.uint8)
+    _ok, buf = cv2.imencode(".jpg", img)
+    at.file_uploader[0].set_value(("table.jpg", buf.tobytes(), "image/jpeg")).run()
+    warnings = [w.value for w in at.warning]
+    assert len(warnings) == 1 and warnings[0].startswith("No tiles found in this photo") and \
+        warnings[0].count(". ") == 1 and warnings[0].endswith("were cleared."), warnings
+    assert not any("Photo to advice" in c.value for c in at.caption)
+
+
+def test_every_message_ends_with_its_full_stop():
+    from okey_vision.ui.text import TEXT
+
+    labels = {"title", "tagline", "language", "scoring", "scheme_countdown", "scheme_penalty", "camera",
+              "camera_help", "upload", "upload_help", "camera_take", "upload_button", "upload_limit",
+              "camera_button", "sample", "photo_caption", "photo_section", "they_are_right", "apart_indicator",
+              "advice", "source_player", "source_photo", "source_photo_check", "indicator_right",
+              "indicator_mark", "throw_this", "points", "discards_best_first", "table_head", "table_cols",
+              "outs_list", "offered", "offered_placeholder", "correct", "remove", "add_tile", "add_placeholder",
+              "add", "clear", "type_hand", "type_help", "maybe", "type_placeholder", "round", "indicator_pick",
+              "indicator_help", "not_set", "okey_is", "seen_input", "seen_placeholder", "add_seen", "next_turn",
+              "undo_seen", "new_round", "turn", "scores", "players", "names", "player_n", "start_table",
+              "countdown_rule", "penalty_rule", "won_by", "nobody", "finish", "okey_discard", "twin_shown",
+              "record_round", "undo_round", "new_game", "round_col", "result_col", "start_row", "stall",
+              "okey_discard_note", "twin_note", "scheme_new_table", "scheme_keep", "meld_run", "meld_set",
+              "meld_pair", "left_over", "discard_mark", "tapped_tile", "tapped_indicator", "whole_photo",
+              "whole_photo_help", "live", "live_help", "live_start_button", "live_stop_button",
+              "live_select_device", "live_hand", "photo_failed", "tile_help", "sample_recorded"}
+    for key, (en, tr) in TEXT.items():
+        if key not in labels:
+            assert en.endswith((".", "?")) and tr.endswith((".", "?")), key
+
+
+def test_the_indicator_is_flagged_and_confirmed_like_a_rack_tile(monkeypatch):
+    reads = fake.reads_from_truth(sample_truth(), low=(15,))  # the indicator r3, read unsure
+    at = start(monkeypatch, reads=reads)
+    app = app_state(at)
+    assert app.indicator_flagged and not app.flagged
+    assert any("indicator r3?" in i.value for i in at.info)  # listed with the tiles to check
+    assert any("read from the photo, to check" in c.value for c in at.caption)
+    assert expanded(at, "Photo:")
+    at.button(key="confirm_indicator").click().run()  # the round panel's "It is right"
+    assert_clean(at)
+    assert not app_state(at).indicator_flagged and app_state(at).indicator_read.confirmed
+    assert not any("indicator r3?" in i.value for i in at.info)
+    assert any("okey r4 (read from the photo)." in c.value for c in at.caption)
+
+
+def test_the_indicators_picker_corrects_it_in_turkish(monkeypatch):
+    from okey_vision.ui.state import INDICATOR
+
+    reads = fake.reads_from_truth(sample_truth(), low=(15,))
+    at = start(monkeypatch, reads=reads, lang="tr")
+    assert any("gösterge kırmızı 3?" in i.value for i in at.info)
+    picker_ = at.selectbox(key="ind_pick")
+    assert "kırmızı 3" in picker_.options and "siyah 10" in picker_.options and "r3" not in picker_.options
+    picker_.set_value("k9").run()  # the player picks siyah 9
+    assert_clean(at)
+    app = app_state(at)
+    assert app.round.indicator.name == "k9" and app.indicator_read.tile.name == "k9" and not app.indicator_flagged
+    assert "okey siyah 10" in all_text(at)
+    # a tap on the indicator opens the same picker beside the photo
+    app.tapped = INDICATOR
+    at.run()
+    tapped = next(s for s in at.selectbox if s.key and s.key.startswith("tap_pick_ind"))
+    assert tapped.label == "Dokunduğun gösterge: siyah 9" and "kırmızı 3" in tapped.options
+    tapped.set_value("r3").run()
+    assert_clean(at)
+    assert app_state(at).round.indicator.name == "r3" and app_state(at).tapped is None

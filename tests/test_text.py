@@ -34,7 +34,8 @@ def test_language_choice() -> None:
     assert Lang.pick("TR") is Lang.TR and Lang.pick("en", "tr-TR") is Lang.EN
     assert Lang.pick(None, "en-US,tr;q=0.5") is Lang.EN and Lang.pick(None, "tr,en;q=0.5") is Lang.TR
     assert Lang.pick("xx", None) is Lang.EN
-    assert t("okey_is", Lang.TR, okey="r4") == "okey r4"
+    assert t("okey_is", Lang.TR, okey="r4") == "okey kırmızı 4"  # issue 26: tiles in words in Turkish
+    assert t("okey_is", Lang.EN, okey="r4") == "okey r4"
 
 
 def test_every_image_problem_has_a_turkish_sentence_with_the_same_fields() -> None:
@@ -59,8 +60,8 @@ def test_errors_in_turkish() -> None:
     assert error_message(exc, Lang.TR) == "big.png: görüntü çok büyük (9000x9000 piksel; en çok 64 milyon)"
     assert error_message(ValueError("plain"), Lang.TR) == "plain"
     cases = [(lambda: parse_tile("zz"), "bilinmeyen taş adı 'zz'"),
-             (lambda: Hand(tuple(parse_hand("r5 r5 r5")), parse_tile("k1")), "r5 taşından 3 tane var"),
-             (lambda: Hand((), parse_tile("fj")), "sahte okey ('fj') gösterge olamaz"),
+             (lambda: Hand(tuple(parse_hand("r5 r5 r5")), parse_tile("k1")), "Kırmızı 5 taşından 3 tane var"),
+             (lambda: Hand((), parse_tile("fj")), "sahte okey gösterge olamaz"),
              (lambda: Hand(tuple(parse_hand("r1 r2 r3 r4 r5 r6 r7 r8 r9 r10 r11 r12 r13 k1 k2 k3")),
                            parse_tile("b1")), "en çok 15 taş olur, burada 16 taş var")]
     for make, tr in cases:

@@ -216,7 +216,7 @@ np = pytest.importorskip("numpy")
 
 @pytest.mark.parametrize("data,msg", [
     (b"", "empty"),
-    (b"hello", "not a photo"),
+    (b"hello", "not an image file"),
     (b"\xff\xd8\xff\xe0garbage" * 10, "damaged"),
 ])
 def test_decode_photo_refuses_bad_bytes(data, msg):
@@ -321,3 +321,142 @@ def test_a_tap_finds_the_tile_under_it():
     assert read_at(reads, 215, 245) == 2            # just below a tile: still that tile
     assert read_at(reads, 120, 120) is None          # the table: nothing
     assert read_at([], 5, 5) is None
+
+
+# ------------------------------------------- issue 26: the move on the image ---
+
+def rendered_reads(seed: int = 54):
+    """A clean rendered rack (the app tests' rack, or another seed), its reads
+    with the scene's exact corners in rack order, and the rack tiles."""
+    from okey_vision.ui.sample import render_test_rack
+    from okey_vision.vision.reads import rack_order
+
+    _data, scene = render_test_rack(seed)
+    reads = rack_order([TileRead(t.box, t.tile, 0.99, ((t.tile, 0.99),), row=t.row if t.on_rack else APART,
+                                 quad=tuple(map(tuple, t.quad)))
+                        for t in scene.tiles if t.on_rack or t.is_indicator])
+    return scene, reads, [r for r in reads if r.row != APART]
+
+
+def ring_pixels(out, img, color):
+    """Where the drawing put ``color`` (BGR) on ``img``: a mask."""
+    changed = (out.astype(int) != img.astype(int)).any(2)
+    return changed & (np.abs(out.astype(int) - np.array(color)).sum(2) < 40)
+
+
+def test_the_move_is_drawn_at_the_advised_tiles_quad():
+    from okey_vision.ui.advice import move_on_rack
+    from okey_vision.ui.photo import RING, corners, draw_move
+
+    scene, _reads, rack = rendered_reads(26)  # seed 26: a finished hand, the indicator apart
+    a = analyse([r.tile for r in rack], scene.indicator.name)
+    move = move_on_rack(a, [r.tile for r in rack])
+    assert move.discard is not None and move.declare and sum(map(len, move.melds)) == 14
+    assert rack[move.discard].tile == a.finish.discard
+    out = scene.image.copy()
+    quads = {i: corners(r) for i, r in enumerate(rack)}
+    draw_move(out, quads, move)
+    ring = ring_pixels(out, scene.image, RING)
+    ys, xs = np.nonzero(ring)
+    assert len(xs) > 200  # a ring, not a speck
+    x1, y1, x2, y2 = rack[move.discard].box
+    w, h = x2 - x1, y2 - y1
+    # every ring pixel around the advised tile, none near another
+    assert xs.min() >= x1 - w and xs.max() <= x2 + w and ys.min() >= y1 - h and ys.max() <= y2 + h
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    assert abs(xs.mean() - cx) < w / 3 and abs(ys.mean() - cy) < h / 3
+    # the melds outlined: each run of a meld's tiles side by side inside its own outline
+    from okey_vision.ui.photo import MELD
+
+    meld = ring_pixels(out, scene.image, MELD)
+    for m in move.melds:
+        runs: list[list[int]] = []
+        for i in m:
+            if runs and runs[-1][-1] == i - 1 and rack[i].row == rack[i - 1].row:
+                runs[-1].append(i)
+            else:
+                runs.append([i])
+        for run in runs:
+            mx1 = min(rack[i].box[0] for i in run)
+            mx2 = max(rack[i].box[2] for i in run)
+            my = int(np.mean([(rack[i].box[1] + rack[i].box[3]) / 2 for i in run]))
+            row = np.nonzero(meld[my - 3:my + 4].any(0))[0]
+            assert (abs(row - mx1) < w / 2).any() and (abs(row - mx2) < w / 2).any(), run
+
+
+def test_the_move_is_drawn_on_the_zoomed_photo_and_an_okey_finish_in_gold():
+    from okey_vision.ui.advice import Move
+    from okey_vision.ui.photo import GOLD, RING, draw_reads
+    from okey_vision.ui.zoom import rack_view
+
+    scene, reads, _rack = rendered_reads()
+    h, w = scene.image.shape[:2]
+    view = rack_view([r.box for r in reads], [r.row for r in reads], (w, h))
+    plain = draw_reads(scene.image, reads, scene.indicator, view=view)[:, :, ::-1]
+    for okey, color in ((False, RING), (True, GOLD)):
+        out = draw_reads(scene.image, reads, scene.indicator, view=view, move=Move(4, ((0, 1, 2, 3),), okey))
+        ring = ring_pixels(out[:, :, ::-1], plain, color)
+        ys, xs = np.nonzero(ring)
+        x1, y1, x2, y2 = view.box(4, reads[4].box)
+        assert len(xs) > 200 and abs(xs.mean() - (x1 + x2) / 2) < (x2 - x1) / 3
+        assert abs(ys.mean() - (y1 + y2) / 2) < (y2 - y1) / 3
+
+
+# ------------------------------------------ issue 26: tap targets and labels ---
+
+@pytest.mark.parametrize("seed", [54, 26, 304, 7, 11])
+def test_the_zoomed_photo_gives_every_tile_40_px_on_a_phone(seed):
+    from okey_vision.ui.zoom import rack_view
+
+    scene, reads, _rack = rendered_reads(seed)
+    h, w = scene.image.shape[:2]
+    view = rack_view([r.box for r in reads], [r.row for r in reads], (w, h))
+    shown = 320 / view.width  # a phone's column (390 px screen) shows the view 320 px wide or more
+    assert all(view.tile_width(i, r.box) * shown >= 40 for i, r in enumerate(reads))
+    assert view.width <= 640 and view.height <= 2 * 1024
+    whole = min(1.0, 1024 / w) * 320 / min(w * min(1.0, 1024 / w), 1024)  # the whole photo on the phone
+    assert min(r.box[2] - r.box[0] for r in reads) * whole * min(1.0, 1024 / w) < 40  # what the zoom fixes
+    # a tap in the middle of each tile, on the view as shown, finds that tile
+    from okey_vision.ui.zoom import tapped_read
+
+    for i, r in enumerate(reads):
+        x1, y1, x2, y2 = view.box(i, r.box)
+        tap = {"x": (x1 + x2) / 2 * shown, "y": (y1 + y2) / 2 * shown, "width": 320,
+               "height": view.height * shown}
+        assert tapped_read(view, [q.box for q in reads], tap) == i
+
+
+def test_labels_never_overlap():
+    from okey_vision.ui.zoom import place_labels
+
+    rng = np.random.default_rng(3)
+    for _ in range(50):  # crowded rows of touching tiles, long labels
+        n = int(rng.integers(5, 16))
+        boxes = [(40.0 + 30 * i, 100.0 + 90 * (i % 2), 68.0 + 30 * i, 140.0 + 90 * (i % 2)) for i in range(n)]
+        sizes = [[(int(rng.integers(30, 70)), 20), (24, 20)] for _ in range(n)]
+        keep = [bool(rng.random() < 0.3) for _ in range(n)]
+        spots = place_labels(boxes, sizes, (600, 400), keep)
+        rects = [(x, y, x + sizes[i][f][0], y + sizes[i][f][1]) for i, s in enumerate(spots) if s for x, y, f in [s]]
+        for a in range(len(rects)):
+            for b in range(a + 1, len(rects)):
+                ra, rb = rects[a], rects[b]
+                assert not (ra[0] < rb[2] and rb[0] < ra[2] and ra[1] < rb[3] and rb[1] < ra[3])
+        assert all(spots[i] is not None for i in range(n) if keep[i])  # a tile to check keeps its label
+
+
+def test_the_sample_photo_labels_do_not_overlap_on_the_whole_photo():
+    """The issue's photo: 'y10 y11 y12 y13?' ran into each other."""
+    from okey_vision.ui import testing as fake
+    from okey_vision.ui.photo import label_forms, label_size
+    from okey_vision.ui.sample import sample_truth
+    from okey_vision.ui.zoom import place_labels, whole_view
+    from okey_vision.vision.reads import rack_order
+
+    truth = sample_truth()
+    reads = rack_order(fake.reads_from_truth(truth, low=(7, 8, 9, 10)))
+    w, h = truth["size"]
+    view = whole_view((w, h), len(reads))
+    boxes = [view.box(i, r.box) for i, r in enumerate(reads)]
+    sizes = [[label_size(text, 1.14) for text, _ in label_forms(r.tile, r.low_confidence, False)] for r in reads]
+    spots = place_labels(boxes, sizes, (view.width, view.height), [r.low_confidence for r in reads])
+    assert all(spots[i] is not None for i, r in enumerate(reads) if r.low_confidence)

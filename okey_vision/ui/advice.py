@@ -17,9 +17,10 @@ raised. Sentences come from :mod:`okey_vision.coach.text`.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from okey_vision.coach import Advice, DiscardOption, advise, text
@@ -30,7 +31,15 @@ from okey_vision.melds import Meld
 from okey_vision.memo import Memo
 from okey_vision.scoring import COUNTDOWN, check_scheme
 from okey_vision.solver import Arrangement, Declaration, Finish, arrange, declare
-from okey_vision.tiles import HAND_SIZE, MAX_HAND, Hand, Tile, TileLike, okey_of, parse_tile
+from okey_vision.tiles import (
+    HAND_SIZE,
+    MAX_HAND,
+    Hand,
+    Tile,
+    TileLike,
+    okey_of,
+    parse_tile,
+)
 from okey_vision.ui.text import error_message
 
 #: What the app analyses: a built hand, or its tiles (names, tiles, reads or
@@ -154,11 +163,18 @@ class Session:
     def __init__(self, memo: Memo | None = None) -> None:
         self.memo = memo if memo is not None else Memo()
         self._analyses: OrderedDict[tuple[Hand, str], Analysis | Problem] = OrderedDict()
+        # the page and the live view's worker may both ask (the memo is not thread-safe)
+        self._lock = threading.RLock()
 
     def analyse(self, tiles: Tiles, indicator: str | Tile | None = None,
                 seen: str | Iterable[TileLike] = (), scheme: str = COUNTDOWN) -> Analysis | Problem:
         """:func:`analyse` with this session's memo, remembered for the last
-        ``REMEMBERED`` distinct hands (the built hand is the key)."""
+        ``REMEMBERED`` distinct hands (the built hand is the key); one caller at a time."""
+        with self._lock:
+            return self._analyse(tiles, indicator, seen, scheme)
+
+    def _analyse(self, tiles: Tiles, indicator: str | Tile | None, seen: str | Iterable[TileLike],
+                 scheme: str) -> Analysis | Problem:
         try:
             hand = Hand.of(tiles, indicator, seen)
         except OkeyError:
@@ -176,8 +192,9 @@ class Session:
 
     def clear(self) -> None:
         """Drop the caches and the remembered analyses."""
-        self.memo.clear()
-        self._analyses.clear()
+        with self._lock:
+            self.memo.clear()
+            self._analyses.clear()
 
 
 def take_or_draw(a: Analysis, offered: str | Tile, memo: Memo | None = None, lang: Lang = Lang.EN) -> str:
@@ -207,4 +224,68 @@ def groups_for_display(a: Analysis, lang: Lang = Lang.EN) -> tuple[list[Meld], l
                                                           lang=lang)
 
 
-__all__ = ["Analysis", "Problem", "Session", "analyse", "groups_for_display", "distance_text", "take_or_draw"]
+def _closest(tiles: Sequence[Tile], free: dict[Tile, list[int]]) -> list[int]:
+    """Places for a meld's ``tiles`` among the ``free`` ones, close together on
+    the rack (players keep a meld's tiles side by side): from each free copy of
+    its first tile, every other tile's nearest free copy; the tightest wins."""
+    best: list[int] = []
+    for start in free.get(tiles[0], []) if tiles else []:
+        got, used = [start], {start}
+        for tile in tiles[1:]:
+            places = [i for i in free.get(tile, []) if i not in used]
+            if places:
+                near = min(places, key=lambda i: min(abs(i - j) for j in got))
+                got.append(near)
+                used.add(near)
+        if len(got) > len(best) or (len(got) == len(best) and max(got) - min(got) < max(best) - min(best)):
+            best = got
+    return best
+
+
+@dataclass(frozen=True)
+class Move:
+    """The advised move on the rack as drawn on its image: the tile to throw
+    and the tiles of each meld (or pair), by their place in rack order, and
+    whether throwing it is the okey-discard finish."""
+
+    discard: int | None = None
+    melds: tuple[tuple[int, ...], ...] = ()
+    okey_discard: bool = False
+    declare: bool = False
+
+
+def move_on_rack(a: Analysis, tiles: Sequence[Tile | str]) -> Move:
+    """Where the analysis' move lies on a rack whose tiles are ``tiles`` (rack
+    order): each meld's tiles matched to places holding them (a copy next to
+    the meld's other tiles first), the discard to a copy no meld uses if
+    there is one (else, as the hand drawn on the page, a meld's copy).
+
+    >>> rack = "r1 r2 r3 y5 y6 y7 b9 b10 b11 k1 k2 k3 k4 r9 r4".split()
+    >>> m = move_on_rack(analyse(rack, "b2"), rack)
+    >>> m.discard, m.declare, sorted(m.melds)[0]
+    (13, True, (0, 1, 2, 14))
+    """
+    names = [parse_tile(t) for t in tiles]
+    free: dict[Tile, list[int]] = {}
+    for i, tile in enumerate(names):
+        free.setdefault(tile, []).append(i)
+    groups, _left, _caption = groups_for_display(a)
+    melds = []
+    for m in sorted(groups, key=lambda m: -len(m.tiles)):  # the longest first: it has the fewest ways to lie
+        got = _closest(m.tiles, free)
+        for i in got:
+            free[names[i]].remove(i)
+        if got:
+            melds.append(tuple(sorted(got)))
+    finish, rec = a.finish, a.recommended
+    throw = finish.discard if finish is not None else (rec.tile if rec is not None and len(names) == MAX_HAND
+                                                       else None)
+    discard = None
+    if throw is not None:
+        spare = free.get(throw) or [i for i, tile in enumerate(names) if tile == throw]
+        discard = spare[0] if spare else None
+    return Move(discard, tuple(melds), bool(finish is not None and finish.okey_discard), finish is not None)
+
+
+__all__ = ["Analysis", "Move", "Problem", "Session", "analyse", "distance_text", "groups_for_display",
+           "move_on_rack", "take_or_draw"]

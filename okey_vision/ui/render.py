@@ -16,7 +16,7 @@ from html import escape
 
 from okey_vision.melds import Meld
 from okey_vision.tiles import Tile
-from okey_vision.ui.text import Lang, t
+from okey_vision.ui.text import Lang, t, tile_word
 
 #: Numeral colours on the tiles (CSS).
 INK = {"r": "#c62828", "y": "#e08a00", "b": "#1565c0", "k": "#1b1b1b", "f": "#6a1b9a"}
@@ -46,23 +46,37 @@ CSS = """
 .ov-tile.big.discard::after{content:none}
 .ov-action{display:flex;align-items:center;gap:16px;margin:6px 0 8px 0}
 .ov-action .ov-verb{font:800 30px/1.1 system-ui,sans-serif;color:#b71c1c}
-.ov-opts td,.ov-opts th{padding:2px 8px;text-align:left}
+.ov-opts{border-collapse:collapse;margin:0 0 12px 0;font-size:14px}
+.ov-opts td,.ov-opts th{padding:3px 6px;text-align:left;border-bottom:1px solid #e6e6e6;vertical-align:middle}
+.ov-opts .ov-tiles{display:inline-flex;flex-wrap:wrap;background:none;padding:0;gap:2px}
+.ov-opts .ov-tile.small{width:20px;height:28px;font-size:13px;padding-top:4px;border-radius:4px}
+.ov-opts .ov-tile.small .ov-dot{width:4px;height:4px;margin-top:3px}
+.ov-opts tr.ov-best td{font-weight:700}
 </style>
 """
 
 
-def action_html(verb: str, tile: Tile, okey: Tile | None) -> str:
+def action_html(verb: str, tile: Tile, okey: Tile | None, lang: Lang = Lang.EN) -> str:
     """The move drawn for a player at arm's length: a large verb ("Throw")
     beside the tile drawn large."""
     return (f'<div class="ov-action"><span class="ov-verb">{escape(verb)}</span>'
-            f'{tile_html(tile, okey, discard=True, big=True)}</div>')
+            f'{tile_html(tile, okey, discard=True, big=True, lang=lang)}</div>')
+
+
+def stands_html(tile: Tile, lang: Lang = Lang.EN) -> str:
+    """What an okey or false joker plays as, under it: ``=r7`` in English, in
+    Turkish ``=7`` in the tile's colour (a chip, never the Latin notation)."""
+    if Lang.of(lang) is Lang.TR:
+        return f'<span class="ov-as" style="color:{INK[tile.color]}">={tile.number}</span>'
+    return f'<span class="ov-as">={escape(tile.name)}</span>'
 
 
 def tile_html(tile: Tile, okey: Tile | None = None, *, stands_for: Tile | None = None,
-              discard: bool = False, small: bool = False, title: str = "", big: bool = False) -> str:
+              discard: bool = False, small: bool = False, title: str = "", big: bool = False,
+              lang: Lang = Lang.EN) -> str:
     """One tile: cream face, numeral in its colour; an okey gets a gold ring
     and an 'OKEY' badge (with the face it stands for below), a false joker a
-    striped face with 'FJ' and the okey face it plays as."""
+    striped face with 'FJ' ('SAHTE' in Turkish) and the okey face it plays as."""
     classes = ["ov-tile"]
     if small:
         classes.append("small")
@@ -74,9 +88,9 @@ def tile_html(tile: Tile, okey: Tile | None = None, *, stands_for: Tile | None =
         classes.append("ov-fj")
         ink = INK["f"]
         text = "&#9733;"
-        badge = '<span class="ov-badge" style="background:#ce93d8">FJ</span>'
+        badge = f'<span class="ov-badge" style="background:#ce93d8">{"SAHTE" if lang is Lang.TR else "FJ"}</span>'
         if okey is not None:
-            below = f'<span class="ov-as">={escape(okey.name)}</span>'
+            below = stands_html(okey, lang)
     else:
         ink = INK[tile.color]
         text = str(tile.number)
@@ -84,10 +98,10 @@ def tile_html(tile: Tile, okey: Tile | None = None, *, stands_for: Tile | None =
             classes.append("okey")
             badge = '<span class="ov-badge">OKEY</span>'
             if stands_for is not None:
-                below = f'<span class="ov-as">={escape(stands_for.name)}</span>'
+                below = stands_html(stands_for, lang)
     if discard:
         classes.append("discard")
-    tip = escape(title or tile.name)
+    tip = escape(title or tile_word(tile, lang))
     dot = f'<span class="ov-dot" style="background:{ink}"></span>'
     return (f'<div class="{" ".join(classes)}" title="{tip}" style="color:{ink}">'
             f'<span>{text}</span>{below or dot}{badge}</div>')
@@ -95,7 +109,7 @@ def tile_html(tile: Tile, okey: Tile | None = None, *, stands_for: Tile | None =
 
 def group_html(tiles: Sequence[Tile], okey: Tile | None, caption: str = "", *,
                stands: dict[int, Tile] | None = None, discard: Tile | None = None,
-               leftover: bool = False, small: bool = False) -> str:
+               leftover: bool = False, small: bool = False, lang: Lang = Lang.EN) -> str:
     """A group of tiles on a strip of rack, with a caption below; the first
     copy of ``discard`` gets a red ring."""
     stands = stands or {}
@@ -104,15 +118,16 @@ def group_html(tiles: Sequence[Tile], okey: Tile | None, caption: str = "", *,
     for i, tile in enumerate(tiles):
         is_discard = discard is not None and tile == discard and not marked
         marked = marked or is_discard
-        parts.append(tile_html(tile, okey, stands_for=stands.get(i), discard=is_discard, small=small))
+        parts.append(tile_html(tile, okey, stands_for=stands.get(i), discard=is_discard, small=small, lang=lang))
     cls = "ov-group ov-left" if leftover else "ov-group"
     cap = f'<div class="ov-cap">{escape(caption)}</div>' if caption else ""
     return f'<div class="{cls}"><div class="ov-tiles">{"".join(parts)}</div>{cap}</div>'
 
 
 def meld_caption(m: Meld, lang: Lang = Lang.EN) -> str:
-    """'run', 'set', 'pair' with okey stand-ins, e.g. 'run (okey = r7)'."""
-    wild = ", ".join(f.name for _, f in m.wilds)
+    """'run', 'set', 'pair' with okey stand-ins, e.g. 'run (okey = r7)'
+    ('seri (okey = kırmızı 7)' in Turkish)."""
+    wild = ", ".join(tile_word(f, lang) for _, f in m.wilds)
     return t(f"meld_{m.kind}", lang) + (f" (okey = {wild})" if wild else "")
 
 
@@ -132,17 +147,37 @@ def hand_html(melds: Sequence[Meld], leftover: Sequence[Tile], okey: Tile | None
         mark = pending if pending is not None and pending in m.tiles else None
         if mark is not None:
             pending = None
-        parts.append(group_html(m.tiles, okey, meld_caption(m, lang), stands=dict(m.wilds), discard=mark))
+        parts.append(group_html(m.tiles, okey, meld_caption(m, lang), stands=dict(m.wilds), discard=mark,
+                                lang=lang))
     if leftover:
         caption = leftover_caption if leftover_caption is not None else t("left_over", lang)
-        parts.append(group_html(list(leftover), okey, caption, discard=discard, leftover=True))
+        parts.append(group_html(list(leftover), okey, caption, discard=discard, leftover=True, lang=lang))
     return f'<div class="ov-row">{"".join(parts)}</div>'
 
 
 def tiles_row_html(tiles: Iterable[Tile], okey: Tile | None, *, small: bool = True,
-                   discard: Tile | None = None) -> str:
+                   discard: Tile | None = None, lang: Lang = Lang.EN) -> str:
     """Tiles in one row without grouping (the rack as read, seen tiles...)."""
-    return f'<div class="ov-row">{group_html(list(tiles), okey, discard=discard, small=small)}</div>'
+    return f'<div class="ov-row">{group_html(list(tiles), okey, discard=discard, small=small, lang=lang)}</div>'
 
 
-__all__ = ["CSS", "css", "INK", "tile_html", "group_html", "hand_html", "tiles_row_html", "meld_caption"]
+def chips_html(tiles: Iterable[Tile], okey: Tile | None = None, lang: Lang = Lang.TR) -> str:
+    """Tiles as small chips in a line of text (a table cell)."""
+    return f'<span class="ov-tiles">{"".join(tile_html(t, okey, small=True, lang=lang) for t in tiles)}</span>'
+
+
+def options_html(rows: Sequence[tuple[Tile, str, int, tuple[Tile, ...], bool]], okey: Tile | None,
+                 heads: Sequence[str], lang: Lang = Lang.TR) -> str:
+    """The ranked discards as a table with the tiles drawn as chips (the
+    Turkish page): #, discard, distance, outs, the tiles it waits for."""
+    head = "".join(f"<th>{escape(h)}</th>" for h in heads)
+    body = []
+    for k, (tile, dist, outs, waits, more) in enumerate(rows, start=1):
+        wait = chips_html(waits, okey, lang) + (" ..." if more else "") if waits else "-"
+        body.append(f'<tr{" class=ov-best" if k == 1 else ""}><td>{k}</td><td>{chips_html([tile], okey, lang)}</td>'
+                    f"<td>{escape(dist)}</td><td>{outs}</td><td>{wait}</td></tr>")
+    return f'<table class="ov-opts"><tr>{head}</tr>{"".join(body)}</table>'
+
+
+__all__ = ["CSS", "INK", "chips_html", "css", "group_html", "hand_html", "meld_caption", "options_html",
+           "stands_html", "tile_html", "tiles_row_html"]

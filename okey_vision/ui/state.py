@@ -12,6 +12,17 @@ chose; a failed photo clears the hand) are tested without a browser.
 >>> app.confirm_all()
 >>> [e.flagged for e in app.entries], app.entries[1].confidence
 ([False, False], 0.5)
+
+The indicator read from a photo is a tile like the others: flagged,
+confirmed or corrected the same way.
+
+>>> from okey_vision.vision.reads import APART, TileRead
+>>> app.photo_indicator(TileRead((0, 0, 10, 15), parse_tile("r3"), 0.4, row=APART))
+>>> app.round.indicator.name, app.indicator_flagged
+('r3', True)
+>>> app.choose_indicator("r2")
+>>> app.round.indicator.name, app.indicator_flagged, app.indicator_read.confirmed
+('r2', False, True)
 """
 
 from __future__ import annotations
@@ -19,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from okey_vision.scoring import COUNTDOWN
 from okey_vision.tiles import Tile, parse_tile
@@ -33,10 +44,13 @@ if TYPE_CHECKING:  # numpy and the reader's types load only with a photo
 
     from okey_vision.ui.live import LiveReader
     from okey_vision.ui.photo import PhotoReads
+    from okey_vision.ui.zoom import View
     from okey_vision.vision.reads import TileRead
 
 #: The one ``st.session_state`` key the app keeps its state under.
 KEY = "app"
+#: :attr:`AppState.tapped` when the player tapped the indicator (not a rack tile).
+INDICATOR = -1
 
 Box = tuple[float, float, float, float]
 
@@ -66,6 +80,8 @@ class Entry:
     alternatives: tuple[Tile, ...] = ()
     #: Where the tile lies in the photo (photo px); None for a tile the player added.
     box: Box | None = None
+    #: Its corners in the photo (TL, TR, BR, BL as the tile stands), when the reader fitted them.
+    quad: tuple[tuple[float, float], ...] | None = None
     #: The rack row it was read in.
     row: int = 0
     #: Its place among the photo's rack reads; None for a tile the player added.
@@ -77,7 +93,12 @@ class Entry:
     def read(cls, r: TileRead, order: int) -> Entry:
         """The entry for the photo's ``order``-th rack read."""
         return cls(r.tile, r.confidence, r.low_confidence, tuple(t for t, _ in r.alternatives[:3]),
-                   r.box, r.row, order)
+                   r.box, r.quad, r.row, order)
+
+    @classmethod
+    def apart(cls, r: TileRead) -> Entry:
+        """The entry for a read lying apart from the rack (the indicator)."""
+        return replace(cls.read(r, 0), order=None)
 
     @classmethod
     def typed(cls, tile: Tile | str) -> Entry:
@@ -116,11 +137,13 @@ class Photo:
 
 @dataclass(frozen=True, eq=False)
 class Overlay:
-    """The photo drawn with its reads boxed, and what it was drawn from (to
-    redraw only when the photo, the indicator or a tile changes)."""
+    """The photo drawn with its reads boxed, what it was drawn from (to
+    redraw only when the photo, the indicator or a tile changes), and how it
+    shows the photo (:class:`~okey_vision.ui.zoom.View`: a tap on it -> a read)."""
 
     key: tuple[Any, ...]
     image: np.ndarray
+    view: View | None = None
 
 
 # Not frozen: the one mutable holder of a session, kept across reruns and
@@ -135,7 +158,8 @@ class AppState:
     photo: Photo | None = None
     #: The overlay drawn for the photo (None until drawn).
     overlay: Overlay | None = None
-    #: The rack tile the player tapped on the photo (its entry index), and the last tap handled.
+    #: The tile the player tapped on the photo (its entry index, or
+    #: :data:`INDICATOR`), and the last tap handled.
     tapped: int | None = None
     tap_seen: Any = None
     #: When the photo's reads were ready (perf_counter), until its advice is shown.
@@ -151,6 +175,8 @@ class AppState:
     #: The round: indicator, turn, tiles seen; and who set the indicator.
     round: LiveRound = field(default_factory=LiveRound)
     indicator_source: IndicatorSource = IndicatorSource.NONE
+    #: The indicator as the photo read it (its box, flag and confirmation), while the round uses it.
+    indicator_read: Entry | None = None
     #: Why the last tiles typed as seen were refused ('' when they were not).
     seen_error: str = ""
     #: The scoring scheme; one the player picked under a running table, until confirmed.
@@ -172,8 +198,19 @@ class AppState:
 
     @property
     def flagged(self) -> list[int]:
-        """The indices of the tiles the player should check."""
+        """The indices of the rack tiles the player should check."""
         return [i for i, e in enumerate(self.entries) if e.flagged]
+
+    @property
+    def indicator_flagged(self) -> bool:
+        """True while the player should check the indicator read from the photo."""
+        return (self.indicator_read is not None and self.indicator_read.flagged
+                and self.indicator_source is IndicatorSource.PHOTO)
+
+    @property
+    def to_check(self) -> bool:
+        """Whether any tile (the indicator too) is still to check."""
+        return bool(self.flagged) or self.indicator_flagged
 
     def set_entries(self, entries: Iterable[Entry]) -> None:
         """Replace the hand (the tile pickers start afresh)."""
@@ -196,28 +233,51 @@ class AppState:
             self.entries = tuple(entries)
 
     def confirm_all(self) -> None:
-        """The player says every flagged read is right."""
+        """The player says every flagged read is right (the indicator's too)."""
         self.entries = tuple(replace(e, confirmed=True) if e.flagged else e for e in self.entries)
+        self.confirm_indicator()
+
+    def confirm_indicator(self) -> None:
+        """The player says the indicator read from the photo is right."""
+        if self.indicator_read is not None:
+            self.indicator_read = replace(self.indicator_read, confirmed=True)
+
+    def choose_indicator(self, tile: Tile | str | None) -> None:
+        """The player chose the indicator (its picker, or the one a tap on it
+        opened): it corrects the photo's read of it, and is kept for the round."""
+        if self.indicator_read is not None and tile:
+            self.indicator_read = self.indicator_read.corrected(tile)
+        elif not tile:
+            self.indicator_read = None
+        self.set_indicator(tile, IndicatorSource.PLAYER)
 
     def set_indicator(self, tile: Tile | str | None, source: IndicatorSource) -> None:
         """Set (or clear) the round's indicator, saying who set it."""
         self.round = self.round.with_indicator(tile)
         self.indicator_source = source if tile else IndicatorSource.NONE
 
-    def photo_indicator(self, tile: Tile | str | None) -> None:
-        """A new photo starts from what it shows: its own indicator, or none. An
-        indicator the player chose is kept (and the advice says it assumes it);
-        one read from an earlier photo is dropped, so the page asks for it."""
+    def photo_indicator(self, tile: TileRead | Tile | str | None) -> None:
+        """A new photo starts from what it shows: its own indicator (its read,
+        flagged like a rack tile, or the tile), or none. An indicator the
+        player chose is kept (and the advice says it assumes it); one read
+        from an earlier photo is dropped, so the page asks for it."""
+        read = cast("TileRead", tile) if tile is not None and hasattr(tile, "box") else None
+        face = read.tile if read is not None else cast("Tile | str | None", tile)
         if self.photo is not None:
-            self.photo = replace(self.photo, has_indicator=tile is not None)
+            self.photo = replace(self.photo, has_indicator=face is not None)
         if self.indicator_source is IndicatorSource.PLAYER and self.round.indicator is not None:
+            self.indicator_read = None
             return
-        self.set_indicator(tile, IndicatorSource.PHOTO)
+        self.indicator_read = Entry.apart(read) if read is not None else None
+        self.set_indicator(face, IndicatorSource.PHOTO)
 
     def start_photo(self, key: str, name: str) -> None:
         """A new photo arrived: it replaces the last one (nothing read yet)."""
         self.photo = Photo(key, name)
         self.correcting = False
+        self.overlay = None
+        self.tapped = None
+        self.clock = self.photo_seconds = None  # no time said from the previous photo
 
     def forget_photo(self, message: str, keep_image: bool = False) -> None:
         """The photo failed: say so (``message``, in the page's words) and clear
@@ -226,14 +286,17 @@ class AppState:
         self.photo = replace(photo, image=photo.image if keep_image else None, reads=None, error=message,
                              has_indicator=False)
         self.set_entries([])
+        self.clock = self.photo_seconds = None
         if self.indicator_source is IndicatorSource.PHOTO:
             self.set_indicator(None, IndicatorSource.NONE)
+            self.indicator_read = None
 
     def new_round(self) -> None:
         """A new round: no indicator, turn 1, nothing seen."""
         self.round = LiveRound()
         self.indicator_source = IndicatorSource.NONE
+        self.indicator_read = None
         self.seen_error = ""
 
 
-__all__ = ["KEY", "AppState", "Entry", "IndicatorSource", "Overlay", "Photo"]
+__all__ = ["INDICATOR", "KEY", "AppState", "Entry", "IndicatorSource", "Overlay", "Photo"]

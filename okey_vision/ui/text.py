@@ -1,20 +1,45 @@
 """Every label and message the app shows, in English and Turkish.
 
 The coach's own sentences (what to do and why) live in
-:mod:`okey_vision.coach.text`, in both languages too. Players'
-words in Turkish: gösterge (indicator), okey, sahte okey (false joker),
-ıstaka (rack), per (meld), çift (pairs), at (discard), bitir (declare), çek
-(draw).
+:mod:`okey_vision.coach.text`, in both languages too; the app says them
+through :func:`in_words`. The language type is :class:`okey_vision.lang.Lang`
+(re-exported here).
 
-The language type is :class:`okey_vision.lang.Lang` (re-exported here).
+Turkish as players speak it. On the Turkish page a tile is never written in
+the project's Latin notation (``r5``: a Turkish player reads *k* as
+kırmızı, red): sentences say it in words (:func:`tile_word`: "kırmızı 5",
+"sarı 13", "mavi 1", "siyah 10", "sahte okey") and the drawings show it as a
+coloured chip. The game's words, checked against Turkish rule pages
+(mimol.com.tr/okey/nasil-oynanir: "Per (Seri): aynı renkte ardışık en az 3
+taş", "Grup: aynı sayıda farklı renklerde 3 veya 4 taş", gösterge, okey;
+nedemek.page/kavramlar/okey: "renk serisi", "sayı grubu", "çift gitmek";
+milliyet.com.tr's classic rules: "gruplara per adı verilmektedir", sahte
+okey; favorite-games.com/htmltur/rules_okey.php: ıstaka, per, gösterge):
+per (a meld), seri (a run), grup (a set), çift (a pair), gösterge (the
+indicator), okey, sahte okey (the false joker), ıstaka (the rack), at
+(discard), bitir (declare), çek (draw).
+
+Every message is one sentence per problem ending with its full stop
+(:func:`sentence`), naming the fix.
 
 >>> t("discards_seen", Lang.TR, n=2)
 '2 görülen taş sayıldı.'
+>>> t("indicator_line", Lang.TR, ind="r3", okey="r4")
+'Gösterge kırmızı 3, okey kırmızı 4 (joker); sahte okey kırmızı 4 yerine geçer.'
+>>> in_words("r5 ve fj aynı derecede iyi", Lang.TR)
+'Kırmızı 5 ve sahte okey aynı derecede iyi'
+>>> in_words("R12 al: eli bitirir.", Lang.TR)
+'Kırmızı 12 al: eli bitirir.'
+>>> in_words("r5 and b1 are equally good", Lang.EN)
+'r5 and b1 are equally good'
 """
 
 from __future__ import annotations
 
+import re
+
 from okey_vision.lang import Lang
+from okey_vision.tiles import COLOR_NAMES_TR, Tile, parse_tile
 
 #: key -> (English, Turkish); ``{name}`` fields are filled by :func:`t`.
 TEXT: dict[str, tuple[str, str]] = {
@@ -29,18 +54,20 @@ TEXT: dict[str, tuple[str, str]] = {
     "scheme_penalty": ("penalty points", "ceza puanı"),
     "tile_help": ("Tiles: r red, y yellow, b blue, k black, 1-13; fj false joker. Turkish names work too "
                   "(kırmızı5, sahte).",
-                  "Taşlar: r kırmızı, y sarı, b mavi, k siyah, 1-13; fj sahte okey. Türkçe adlar da olur "
-                  "(kırmızı5, sahte)."),
+                  "Taşlar rengi ve sayısıyla yazılır: kırmızı 5, sarı 13, mavi 1, siyah 10; sahte okey."),
     "camera": ("Camera", "Kamera"),
     "camera_help": ("Take the photo with this device's camera", "Fotoğrafı bu cihazın kamerasıyla çek"),
     "upload": ("Photo of your rack", "Istakanın fotoğrafı"),
     "upload_help": ("Your rack from the front, numbers facing the camera",
                     "Istakayı önden çek, sayılar kameraya baksın"),
     "camera_take": ("Take a photo of your rack", "Istakanın fotoğrafını çek"),
-    "reader_missing": ("The tile reader is not available ({why}). Enter your tiles by hand below.",
-                       "Taş okuyucu çalışmıyor ({why}). Taşlarını aşağıdan elle gir."),
-    "reader_failed": ("The reader failed on this photo ({why}). Enter the tiles by hand below.",
-                      "Okuyucu bu fotoğrafta hata verdi ({why}). Taşları aşağıdan elle gir."),
+    "upload_button": ("Upload", "Fotoğraf seç"),
+    "upload_limit": ("{mb}MB per file • {types}", "Dosya başına en çok {mb} MB • {types}"),
+    "camera_button": ("Take Photo", "Fotoğraf çek"),
+    "reader_missing": ("The tile reader is not available ({why}): enter your tiles by hand below.",
+                       "Taş okuyucu çalışmıyor ({why}): taşlarını aşağıdan elle gir."),
+    "reader_failed": ("The reader failed on this photo ({why}): enter the tiles by hand below.",
+                      "Okuyucu bu fotoğrafta hata verdi ({why}): taşları aşağıdan elle gir."),
     "sample_recorded": ("Showing the sample's recorded tiles.", "Örneğin kayıtlı taşları gösteriliyor."),
     "photo_failed": ("{why} The previous hand and its advice were cleared.",
                      "{why} Önceki el ve önerisi silindi."),
@@ -50,7 +77,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "check_marked": ("Check the tiles marked '?' (orange boxes): {tiles}. Tap one on the photo to correct it.",
                      "'?' işaretli taşlara bak (turuncu kutular): {tiles}. Düzeltmek için fotoğrafta taşa dokun."),
     "they_are_right": ("They are right", "Doğrular"),
-    "apart": ("Apart from the rack (purple): {tiles}", "Istakanın dışında (mor): {tiles}"),
+    "apart": ("Apart from the rack (purple): {tiles}{ind}.", "Istakanın dışında (mor): {tiles}{ind}."),
     "apart_indicator": ("; indicator {ind}", "; gösterge {ind}"),
     "advice": ("Advice", "Öneri"),
     "why": ("Why: {reason}.", "Neden: {reason}."),
@@ -60,18 +87,23 @@ TEXT: dict[str, tuple[str, str]] = {
     "assumes_indicator": ("This photo shows no indicator: the advice assumes {ind} ({source}).",
                           "Bu fotoğrafta gösterge yok: öneri {ind} göstergesine göre ({source})."),
     "source_player": ("set by you", "senin seçtiğin"),
-    "source_photo": ("read from the photo - confirm", "fotoğraftan okundu - kontrol et"),
+    "source_photo": ("read from the photo", "fotoğraftan okundu"),
+    "source_photo_check": ("read from the photo, to check: tap it on the photo or choose it here",
+                           "fotoğraftan okundu, kontrol et: fotoğrafta ona dokun ya da buradan seç"),
+    "indicator_right": ("It is right", "Doğru"),
+    "indicator_mark": ("indicator {tile}", "gösterge {tile}"),
     "ask_indicator": ("This photo shows no indicator: choose it under 'This round' to get advice.",
                       "Bu fotoğrafta gösterge yok: öneri için 'Bu el' bölümünden göstergeyi seç."),
     "twin": ("You hold the indicator's twin ({ind}): show it at the start of the round for the bonus.",
              "Göstergenin eşi sende ({ind}): bonus için elin başında göster."),
     "throw_this": ("Throw", "At"),
-    "other_declares": ("Other ways to declare: {ways}", "Bitirmenin diğer yolları: {ways}"),
+    "other_declares": ("Other ways to declare: {ways}.", "Bitirmenin diğer yolları: {ways}."),
     "points": ("pts", "puan"),
     "discards_best_first": ("Discards, best first", "Atılacak taşlar, en iyisi önce"),
     "table_head": ("| # | discard | distance | outs | waiting for |",
                    "| # | at | mesafe | işe yarayan | beklenen taşlar |"),
-    "fourteen": ("{n} tiles: {distance}", "{n} taş: {distance}"),
+    "table_cols": ("#|discard|distance|outs|waiting for", "#|at|mesafe|işe yarayan|beklenen taşlar"),
+    "fourteen": ("{n} tiles: {distance}{outs}.", "{n} taş: {distance}{outs}."),
     "outs_list": ("; {n} outs: {tiles}", "; işe yarayan {n} taş: {tiles}"),
     "offered": ("Tile the previous player just discarded (take it or draw?)",
                 "Önceki oyuncunun attığı taş (alayım mı, çekeyim mi?)"),
@@ -85,6 +117,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "type_hand": ("Or type the whole hand", "Ya da bütün eli yaz"),
     "type_help": ("Replaces the tiles above", "Yukarıdaki taşların yerine geçer"),
     "maybe": (" ? maybe {alts}", " ? belki {alts}"),
+    "type_placeholder": ("r1 r2 r3 y5 ... fj", "kırmızı 1, kırmızı 2, mavi 7, sahte okey"),
     "round": ("This round: indicator and tiles seen", "Bu el: gösterge ve görülen taşlar"),
     "indicator_pick": ("Indicator (the tile turned face up)", "Gösterge (açılan taş)"),
     "indicator_help": ("Read from the photo when a tile lies apart from the rack; change it here",
@@ -93,12 +126,12 @@ TEXT: dict[str, tuple[str, str]] = {
     "okey_is": ("okey {okey}", "okey {okey}"),
     "seen_input": ("Tiles seen on the discard piles, turn {turn} (type and press Enter)",
                    "Yere atılan taşlar, {turn}. tur (yaz ve Enter'a bas)"),
-    "seen_placeholder": ("e.g. r5 k7", "örn. r5 k7"),
+    "seen_placeholder": ("e.g. r5 k7", "örn. kırmızı 5, siyah 7"),
     "add_seen": ("Add seen", "Ekle"),
     "next_turn": ("Next turn", "Sonraki tur"),
     "undo_seen": ("Undo seen", "Geri al"),
     "new_round": ("New round", "Yeni el"),
-    "seen_by_turn": ("Seen, by turn: {turns}", "Görülenler, tur tur: {turns}"),
+    "seen_by_turn": ("Seen, by turn: {turns}.", "Görülenler, tur tur: {turns}."),
     "turn": ("turn {t}: {tiles}", "{t}. tur: {tiles}"),
     "scores": ("Scores", "Puanlar"),
     "players": ("Players", "Oyuncular"),
@@ -129,38 +162,61 @@ TEXT: dict[str, tuple[str, str]] = {
     "scheme_new_table": ("New table in {new}", "{new} ile yeni tablo"),
     "scheme_keep": ("Keep {old}", "{old} kalsın"),
     "photo_to_advice": ("Photo to advice in {s:.2f} s.", "Fotoğraftan öneriye {s:.2f} sn."),
-    "no_tiles": ("No tiles found in this photo.", "Bu fotoğrafta taş bulunamadı."),
-    "blurry_hint": (" It looks blurry: hold the phone still and let it focus.",
-                    " Bulanık görünüyor: telefonu sabit tut ve odaklanmasını bekle."),
-    "try_again": (" Try again closer to the rack, with the numbers facing the camera, or enter the tiles by "
-                  "hand below.",
-                  " Istakaya daha yakından, sayılar kameraya bakarken tekrar dene ya da taşları aşağıdan elle gir."),
+    "no_tiles": ("No tiles found in this photo: take it again closer to the rack, with the numbers facing "
+                 "the camera, or enter the tiles by hand below.",
+                 "Bu fotoğrafta taş bulunamadı: ıstakaya daha yakından, sayılar kameraya bakarken yeniden çek "
+                 "ya da taşları aşağıdan elle gir."),
+    "no_tiles_blurry": ("No tiles found in this photo, which looks blurry: hold the phone still, let it focus "
+                        "and take it again, or enter the tiles by hand below.",
+                        "Bu fotoğrafta taş bulunamadı, fotoğraf bulanık: telefonu sabit tut, odaklanmasını bekle "
+                        "ve yeniden çek ya da taşları aşağıdan elle gir."),
     "blurry": ("The photo looks blurry: check the reads, or take it again.",
                "Fotoğraf bulanık: okunan taşları kontrol et ya da yeniden çek."),
     "set_aside": ("{n} tiles read on the rack, but a hand has at most {most}: the least sure ({tiles}) set aside. "
                   "Add a tile back under 'Correct the tiles' if it is really on your rack.",
                   "Istakada {n} taş okundu, ama bir elde en çok {most} taş olur: en az emin olunanlar ({tiles}) "
                   "ayrıldı. Gerçekten ıstakandaysa 'Taşları düzelt' bölümünden geri ekle."),
-    "meld_run": ("run", "sıra"),
+    "meld_run": ("run", "seri"),
     "meld_set": ("set", "grup"),
     "meld_pair": ("pair", "çift"),
     "left_over": ("left over", "artan"),
     "discard_mark": ("discard", "at"),
     "tap_to_correct": ("Tap a tile on the photo to correct it.", "Düzeltmek için fotoğraftaki taşa dokun."),
     "tapped_tile": ("Tile #{k} you tapped: {tile}", "Dokunduğun {k}. taş: {tile}"),
+    "tapped_indicator": ("The indicator you tapped: {tile}", "Dokunduğun gösterge: {tile}"),
+    "whole_photo": ("Whole photo", "Bütün fotoğraf"),
+    "whole_photo_help": ("Off: the photo zoomed to the tiles read, large enough to tap one at a time",
+                         "Kapalı: fotoğraf okunan taşlara yakınlaşır, taşlara tek tek dokunulabilir"),
+    "move_legend": ("On the photo: the tile to throw ringed in red, the melds outlined.",
+                    "Fotoğrafta: atılacak taş kırmızı halkalı, perler çerçeveli."),
+    "move_legend_okey": ("On the photo: the okey to throw ringed in gold (it doubles the points), the melds "
+                         "outlined.",
+                         "Fotoğrafta: atılacak okey altın halkalı (puanı ikiye katlar), perler çerçeveli."),
     "live": ("Live camera", "Canlı kamera"),
     "live_help": ("Coach continuously from this device's camera (?live=1 opens it directly)",
                   "Bu cihazın kamerasıyla sürekli koçluk (?live=1 doğrudan açar)"),
     "live_start": ("Point the camera at your rack and press START.",
-                   "Kamerayı ıstakana tut ve START'a bas."),
+                   "Kamerayı ıstakana tut ve BAŞLAT'a bas."),
+    "live_start_button": ("START", "BAŞLAT"),
+    "live_stop_button": ("STOP", "DURDUR"),
+    "live_select_device": ("SELECT DEVICE", "KAMERA SEÇ"),
+    "live_ask_permission": ("Please allow the app to use your camera.", "Uygulamanın kamerayı kullanmasına izin ver."),
+    "live_no_device": ("No camera was found on this device.", "Bu cihazda kamera bulunamadı."),
+    "live_denied": ("The camera is blocked: allow it in the browser's settings.",
+                    "Kamera engellendi: tarayıcının ayarlarından izin ver."),
+    "live_no_media": ("This browser gives no camera to this page: open it over https or on localhost.",
+                      "Bu tarayıcı bu sayfaya kamera vermiyor: sayfayı https ya da localhost üzerinden aç."),
+    "live_on_video": ("On the video: the tile to throw ringed, the melds outlined.",
+                      "Görüntüde: atılacak taş halkalı, perler çerçeveli."),
     "live_unavailable": ("The live camera cannot start here ({why}); take photos instead.",
                          "Canlı kamera burada başlayamıyor ({why}); fotoğraf çek."),
     "live_hand": ("Reading now: {hand}", "Şu an okunan: {hand}"),
     "live_none": ("No steady hand yet: hold the rack still in view.",
                   "Henüz sabit bir el yok: ıstakayı görüntüde sabit tut."),
-    "live_fresh": ("read {ago:.1f} s ago; {reads} frames read ({per:.1f} a second, {ms:.0f} ms each)",
-                   "{ago:.1f} sn önce okundu; {reads} kare okundu (saniyede {per:.1f}, her biri {ms:.0f} ms)"),
-    "live_indicator": ("Indicator seen beside the rack: {ind}", "Istakanın yanında görülen gösterge: {ind}"),
+    "live_fresh": ("Read {ago:.1f} s ago; {reads} frames read, {ms:.0f} ms each, only when the view changed.",
+                   "{ago:.1f} sn önce okundu; {reads} kare okundu, her biri {ms:.0f} ms, yalnız görüntü "
+                   "değişince."),
+    "live_indicator": ("Indicator seen beside the rack: {ind}.", "Istakanın yanında görülen gösterge: {ind}."),
     "unexpected": ("Something went wrong ({why}). Try another photo or correct the tiles; the round is kept.",
                    "Bir şeyler ters gitti ({why}). Başka bir fotoğraf dene ya da taşları düzelt; el korunuyor."),
 }
@@ -178,27 +234,73 @@ ERRORS_TR: dict[str, str] = {
     "too_small": "{name}: fotoğraf taş okumak için çok küçük ({width}x{height} piksel)",
     "too_large": "{name}: görüntü çok büyük ({width}x{height} piksel; en çok {limit} milyon)",
     "damaged": "{name}: fotoğraf bozuk ve açılamıyor (kesik ya da hatalı {format})",
-    "unknown_tile": "bilinmeyen taş adı {name}: bir renk (r, y, b, k ya da kırmızı, sarı, mavi, siyah) ve 1-13 "
-                    "arası bir sayı bekleniyor, örn. 'r7', ya da sahte okey için 'fj'",
+    "unknown_tile": "bilinmeyen taş adı {name}: bir renk (kırmızı, sarı, mavi, siyah) ve 1-13 arası bir sayı "
+                    "bekleniyor, örn. 'kırmızı 7', ya da 'sahte okey'",
     "too_many_copies": "{tile} taşından {n} tane var: sette yalnız {copies} tane olur",
-    "fj_indicator": "sahte okey ('fj') gösterge olamaz",
+    "fj_indicator": "sahte okey gösterge olamaz",
     "hand_too_big": "bir elde en çok {most} taş olur, burada {n} taş var",
 }
 
 
+#: A tile in the project's notation inside a sentence ("r5", "k10", "fj"):
+#: not part of a longer word, a number or a CSS colour.
+TILE_NOTATION = re.compile(r"(?<![\w#\-=])(fj|[rybk](?:1[0-3]|[1-9]))(?!\w)")
+
+
+def tile_word(tile: Tile | str, lang: Lang = Lang.EN) -> str:
+    """A tile as the page says it: its notation in English (``r5``), its
+    colour and number in Turkish (``kırmızı 5``, ``sahte okey``).
+
+    >>> tile_word("k10", Lang.TR), tile_word("fj", Lang.TR), tile_word("k10")
+    ('siyah 10', 'sahte okey', 'k10')
+    """
+    tile = parse_tile(tile)
+    if Lang.of(lang) is not Lang.TR:
+        return tile.name
+    if tile.is_false_joker:
+        return "sahte okey"
+    return f"{COLOR_NAMES_TR[tile.color]} {tile.number}"
+
+
+def in_words(text: str, lang: Lang = Lang.EN) -> str:
+    """``text`` as the page shows it: in Turkish every tile written in the
+    project's notation is said in words (a sentence that starts with one
+    starts with a capital); English is left as it is."""
+    if Lang.of(lang) is not Lang.TR or not text:
+        return text
+    if re.match(r"(?:[RYBK](?:1[0-3]|[1-9])|Fj)(?!\w)", text):  # a sentence begun with a tile ("R12 al")
+        text = text[0].lower() + text[1:]
+    out = TILE_NOTATION.sub(lambda m: tile_word(m.group(1), lang), text)
+    if out != text and TILE_NOTATION.match(text):
+        out = out[0].upper() + out[1:]
+    return out
+
+
+def sentence(text: str) -> str:
+    """``text`` ending with its full stop (one added when it has none).
+
+    >>> sentence("x.jpg: the file is empty"), sentence("Done.")
+    ('x.jpg: the file is empty.', 'Done.')
+    """
+    text = text.rstrip()
+    return text if not text or text.endswith((".", "!", "?")) else text + "."
+
+
 def error_message(exc: Exception, lang: Lang = Lang.EN) -> str:
     """A domain error for the player: its own English message, or its
-    Turkish sentence by the error's key."""
+    Turkish sentence by the error's key (its tiles said in words)."""
     key = getattr(exc, "key", "")
     if Lang.of(lang) is Lang.TR and key in ERRORS_TR:
-        return ERRORS_TR[key].format(**getattr(exc, "fields", {}))
-    return str(exc)
+        return in_words(ERRORS_TR[key].format(**getattr(exc, "fields", {})), lang)
+    return in_words(str(exc), lang)
 
 
 def t(key: str, lang: Lang = Lang.EN, **fields: object) -> str:
-    """The text ``key`` in ``lang``, its ``{fields}`` filled."""
+    """The text ``key`` in ``lang``, its ``{fields}`` filled (in Turkish, its tiles in words)."""
     en, tr = TEXT[key]
-    return (tr if Lang.of(lang) is Lang.TR else en).format(**fields)
+    if Lang.of(lang) is Lang.TR:
+        return in_words(tr.format(**fields), lang)
+    return en.format(**fields)
 
 
-__all__ = ["Lang", "TEXT", "ERRORS_TR", "t", "error_message"]
+__all__ = ["ERRORS_TR", "TEXT", "TILE_NOTATION", "Lang", "error_message", "in_words", "sentence", "t", "tile_word"]

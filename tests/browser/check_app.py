@@ -63,11 +63,11 @@ def wait_advice(page, timeout: float, must_see: str = "") -> str:
     given) ``must_see`` somewhere on the page; '' on timeout."""
     end = time.time() + timeout
     while time.time() < end:
-        text = advice_text(page)
         idle = not page.locator('[data-testid="stStatusWidget"]').count()
-        if idle and any(m in text for m in ADVICE_MARKERS) and (
-                not must_see or must_see in page.inner_text("body")):
-            return text
+        if idle and (not must_see or must_see in page.inner_text("body")):
+            text = advice_text(page)  # read once the page is idle and shows the photo (not a text from before)
+            if any(m in text for m in ADVICE_MARKERS) and not page.locator('[data-testid="stStatusWidget"]').count():
+                return text
         time.sleep(0.5)
     return ""
 
@@ -171,15 +171,36 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if failures else 0
 
 
-def tap_check(browser, timeout: float, folder: Path) -> list[str]:
-    """On a phone-size page with the sample photo: open the photo, tap the
-    last rack tile (k6, really r12 in this test), pick r12 in the picker the
-    tap opens, and the advice must change to declaring."""
-    from okey_vision.ui.sample import sample_truth
+def sample_view():
+    """The sample photo's reads as the app shows them (the shipped reader's,
+    or the recorded truth without weights: rack order, the tiles apart last),
+    and the zoomed view the app draws them on (:func:`okey_vision.ui.zoom.rack_view`)."""
+    from okey_vision.ui import testing as fake
+    from okey_vision.ui.photo import decode_photo
+    from okey_vision.ui.sample import sample_bytes, sample_truth
+    from okey_vision.ui.zoom import rack_view
+    from okey_vision.vision.reads import rack_order
 
-    truth = sample_truth()
-    rack = [t for t in truth["tiles"] if t.get("on_rack", True)]
-    rack.sort(key=lambda t: (t["row"], (t["box"][0] + t["box"][2]) / 2))
+    img = decode_photo(sample_bytes(), "sample photo")
+    if have_models():
+        from okey_vision.vision.reader import RackReader
+
+        reads = rack_order(RackReader().read(img))
+    else:
+        reads = rack_order(fake.reads_from_truth(sample_truth()))
+    h, w = img.shape[:2]
+    return reads, rack_view([r.box for r in reads], [r.row for r in reads], (w, h))
+
+
+def tap_check(browser, timeout: float, folder: Path) -> list[str]:
+    """On a phone-size page with the sample photo: open the photo (zoomed to
+    the rack: every tile at least 40 px wide), tap the last rack tile (k6,
+    really r12 in this test), pick r12 in the picker the tap opens, and the
+    advice must change to declaring."""
+    from okey_vision.vision.reads import APART
+
+    reads, view = sample_view()
+    rack = [i for i, r in enumerate(reads) if r.row != APART]
     target = rack[-1]
     page = browser.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
     failures = []
@@ -195,11 +216,18 @@ def tap_check(browser, timeout: float, folder: Path) -> list[str]:
         import re
 
         picker = page.get_by_label(re.compile(r"Tile #\d+ you tapped: "))
-        w, h = truth["size"]
-        x1, y1, x2, y2 = target["box"]
+        x1, y1, x2, y2 = view.box(target, reads[target].box)
+        box = img.bounding_box()
+        shown = box["width"] / view.width
+        narrowest = min(view.tile_width(i, r.box) for i, r in enumerate(reads)) * shown
+        print(f"tap: the photo zoomed to the rack, {box['width']:.0f} px wide on the phone: the narrowest "
+              f"tile {narrowest:.0f} px")
+        if narrowest < 40:
+            failures.append(f"tap: a tile is {narrowest:.0f} px wide on the phone (at least 40 wanted)")
         for _attempt in range(6):  # the component binds its click handler after the image loads
             box = img.bounding_box()
-            img.click(position={"x": (x1 + x2) / 2 * box["width"] / w, "y": (y1 + y2) / 2 * box["height"] / h})
+            img.click(position={"x": (x1 + x2) / 2 * box["width"] / view.width,
+                                "y": (y1 + y2) / 2 * box["height"] / view.height})
             try:
                 picker.wait_for(timeout=10_000)
                 break
@@ -214,7 +242,7 @@ def tap_check(browser, timeout: float, folder: Path) -> list[str]:
         while time.time() < end and after == before:
             time.sleep(0.5)
             after = advice_text(page)
-        print(f"tap correction: {target['tile']} -> r12: advice {before.splitlines()[0]!r} -> "
+        print(f"tap correction: {reads[target].tile.name} -> r12: advice {before.splitlines()[0]!r} -> "
               f"{after.splitlines()[0] if after else ''!r}")
         if not after.startswith("Declare"):
             failures.append(f"tap correction: the advice did not change to declaring ({after!r})")
@@ -228,9 +256,10 @@ def tap_check(browser, timeout: float, folder: Path) -> list[str]:
     return failures
 
 
-def write_y4m(path: Path, seed: int = 26, frames: int = 20, size: tuple[int, int] = (960, 720)) -> list[str]:
+def write_y4m(path: Path, seed: int = 26, frames: int = 20, size: tuple[int, int] = (960, 720)):
     """A Y4M video of a rendered rack (Chromium's fake camera plays it in a
-    loop); returns the rack's hand in the order a player reads it."""
+    loop); returns the rack's hand in the order a player reads it, the frame
+    (BGR), the rack tiles' boxes in it (the same order) and the indicator."""
     import cv2
 
     from okey_vision.synth import SynthConfig, render_scene
@@ -246,15 +275,52 @@ def write_y4m(path: Path, seed: int = 26, frames: int = 20, size: tuple[int, int
         for _ in range(frames):
             f.write(b"FRAME\n" + yuv)
     rack = sorted((t for t in scene.tiles if t.on_rack), key=lambda t: (t.row, (t.box[0] + t.box[2]) / 2))
-    return [t.tile.name for t in rack]
+    sx, sy = size[0] / scene.image.shape[1], size[1] / scene.image.shape[0]
+    boxes = [(t.box[0] * sx, t.box[1] * sy, t.box[2] * sx, t.box[3] * sy) for t in rack]
+    return [t.tile.name for t in rack], img, boxes, scene.indicator.name
+
+
+def ring_on_video(shot: bytes, frame, box) -> tuple[int, int]:
+    """How many pixels of the video's screenshot are the ring's red where the
+    rendered frame has none: near the tile to throw (``box``, frame px), and
+    elsewhere."""
+    import cv2
+    import numpy as np
+
+    img = cv2.imdecode(np.frombuffer(shot, np.uint8), cv2.IMREAD_COLOR)
+    h, w = img.shape[:2]
+    fh, fw = frame.shape[:2]
+    s = min(w / fw, h / fh)  # the video is shown whole (object-fit: contain)
+    ox, oy = (w - fw * s) / 2, (h - fh * s) / 2
+    expected = np.zeros_like(img)
+    ew, eh = round(fw * s), round(fh * s)
+    expected[round(oy):round(oy) + eh, round(ox):round(ox) + ew] = cv2.resize(frame, (ew, eh))[:h, :w]
+
+    def red(im):
+        b, g, r = (im[:, :, k].astype(int) for k in range(3))
+        return (r > 160) & (g < 110) & (b < 110) & (r - g > 80)
+
+    ring = red(img) & ~cv2.dilate(red(expected).astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
+    x1, y1, x2, y2 = box
+    bw, bh = x2 - x1, y2 - y1
+    near = np.zeros_like(ring)
+    top, bottom = max(0, int(oy + (y1 - bh) * s)), int(oy + (y2 + bh) * s)
+    left, right = max(0, int(ox + (x1 - bw) * s)), int(ox + (x2 + bw) * s)
+    near[top:bottom, left:right] = True
+    return int((ring & near).sum()), int((ring & ~near).sum())
 
 
 def live_check(p, tmp: Path, timeout: float, folder: Path) -> list[str]:
     """?live=1 with Chromium's fake camera playing a rendered rack: the live
     view must show that rack's hand in the project's notation within 35 s
     of pressing START (three tries)."""
+    from okey_vision.ui.advice import Analysis, analyse, move_on_rack
+
     video = tmp / "rack.y4m"
-    hand = " ".join(write_y4m(video))
+    names, picture, boxes, indicator = write_y4m(video)
+    hand = " ".join(names)
+    advice = analyse(names, indicator)
+    move = move_on_rack(advice, names) if isinstance(advice, Analysis) else None
     browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS + [
         "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
         f"--use-file-for-fake-video-capture={video}",
@@ -290,7 +356,14 @@ def live_check(p, tmp: Path, timeout: float, folder: Path) -> list[str]:
             time.sleep(2.0)
         print(f"live: rack {hand!r} "
               f"{f'shown after {time.time() - t0:.1f} s (attempt {attempt})' if seen else 'NOT shown'}")
-        time.sleep(1.0)
+        time.sleep(1.5)
+        if seen and move is not None and move.discard is not None:  # the tile to throw ringed on the video
+            near, away = ring_on_video(frame.locator("video").first.screenshot(), picture, boxes[move.discard])
+            print(f"live: the ring on the video around {names[move.discard]}: {near} red pixels near it, "
+                  f"{away} elsewhere")
+            if near < 40 or away > near:
+                failures.append(f"live: the tile to throw ({names[move.discard]}) is not ringed on the video "
+                                f"({near} ring pixels near it, {away} elsewhere)")
         page.screenshot(path=str(folder / "app_live.png"), full_page=False)
         shrink_png(folder / "app_live.png", folder / "app_live.png", 250_000)
         if not seen:
@@ -332,6 +405,18 @@ def phone_check(browser, lang: str, timeout: float, folder: Path) -> list[str]:
         if box["y"] + box["height"] > PHONE["height"]:
             failures.append(f"phone ({lang}): the action line ends at {box['y'] + box['height']:.0f} px, "
                             f"below the first {PHONE['height']} px")
+    if lang == "tr":  # issue 26: no tile in the Latin notation; the uploader in Turkish
+        from okey_vision.ui.text import TILE_NOTATION
+
+        latin = sorted({m.group(0) for m in TILE_NOTATION.finditer(page.inner_text("body"))})
+        upload = page.evaluate("""() => [...document.querySelectorAll(
+            '[data-testid=stFileUploaderDropzone] button p, [data-testid=stFileUploaderDropzoneInstructions] span')]
+            .map(e => getComputedStyle(e, '::after').content + '|' + getComputedStyle(e).fontSize)""")
+        print(f"phone (tr): tiles in Latin notation on the page: {latin or 'none'}; the uploader says {upload}")
+        if latin:
+            failures.append(f"phone (tr): tiles written in the Latin notation: {latin}")
+        if not any("Fotoğraf seç" in u for u in upload) or not any("Dosya başına" in u for u in upload):
+            failures.append(f"phone (tr): the uploader's texts are not Turkish ({upload})")
     time.sleep(1.0)
     shot = folder / f"app_phone_{lang}.png"
     page.screenshot(path=str(shot), full_page=False)

@@ -9,10 +9,11 @@ from okey_vision.errors import OkeyError
 from okey_vision.tiles import parse_hand
 from okey_vision.ui.sections.common import TILE_NAMES, html, tx
 from okey_vision.ui.state import AppState, Entry
-from okey_vision.ui.text import error_message
+from okey_vision.ui.text import Lang, error_message, sentence, tile_word
 
-#: Pickers per row of the grid.
+#: Pickers per row of the grid (three in Turkish: a tile's name is a word, "kırmızı 10").
 PER_ROW = 4
+PER_ROW_TR = 3
 # A grid that stays a grid on a phone (Streamlit stacks columns under 640 px).
 GRID_CSS = ("<style>.st-key-pickers [data-testid=stHorizontalBlock]{flex-wrap:nowrap;gap:.3rem}"
             ".st-key-pickers [data-testid=stColumn]{min-width:0;flex:1 1 0}</style>")
@@ -45,7 +46,8 @@ def picker_label(i: int, e: Entry) -> str:
 def tile_pickers(app: AppState) -> None:
     """A picker per tile, in rows of :data:`PER_ROW`; a change shows in the
     advice above at once (a callback, run before the page)."""
-    remove = tx("remove")
+    remove, lang = tx("remove"), app.lang
+    per_row = PER_ROW_TR if lang is Lang.TR else PER_ROW
 
     def changed(i: int, key: str) -> None:
         value = st.session_state[key]
@@ -53,14 +55,15 @@ def tile_pickers(app: AppState) -> None:
 
     html(GRID_CSS)
     with st.container(key="pickers"):
-        for start in range(0, len(app.entries), PER_ROW):
-            cols = st.columns(PER_ROW)
-            for j, e in enumerate(app.entries[start:start + PER_ROW]):
+        for start in range(0, len(app.entries), per_row):
+            cols = st.columns(per_row)
+            for j, e in enumerate(app.entries[start:start + per_row]):
                 i = start + j
                 key = f"tile_{app.version}_{i}"
                 with cols[j]:
                     st.selectbox(picker_label(i, e), [remove, *TILE_NAMES], index=TILE_NAMES.index(e.name) + 1,
-                                 key=key, on_change=changed, args=(i, key))
+                                 key=key, on_change=changed, args=(i, key),
+                                 format_func=lambda v: v if v == remove else tile_word(v, lang))
 
 
 def add_or_clear(app: AppState) -> list[Entry] | None:
@@ -68,7 +71,7 @@ def add_or_clear(app: AppState) -> list[Entry] | None:
     c1, c2, c3 = st.columns([2, 1, 1])
     with c1:
         add = st.selectbox(tx("add_tile"), TILE_NAMES, index=None, placeholder=tx("add_placeholder"),
-                           key=f"add_{app.version}")
+                           key=f"add_{app.version}", format_func=lambda v: tile_word(v, app.lang))
     with c2:
         st.write("")
         if st.button(tx("add"), key="add_btn", disabled=add is None) and add is not None:
@@ -83,12 +86,12 @@ def add_or_clear(app: AppState) -> list[Entry] | None:
 def typed_hand(app: AppState) -> list[Entry] | None:
     """The hand the player typed ('r1 r2 r3 ...'), or None (a typo is said here)."""
     text = st.text_input(tx("type_hand"), key=f"hand_text_{app.version}",
-                         placeholder="r1 r2 r3 y5 ... fj", help=tx("type_help"))
+                         placeholder=tx("type_placeholder"), help=tx("type_help"))
     if not text:
         return None
     app.correcting = True
     try:
         return [Entry.typed(t) for t in parse_hand(text)]
     except OkeyError as exc:
-        st.warning(error_message(exc, app.lang))
+        st.warning(sentence(error_message(exc, app.lang)))
         return None

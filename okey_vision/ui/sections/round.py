@@ -9,7 +9,7 @@ from okey_vision.tiles import okey_of
 from okey_vision.ui import render
 from okey_vision.ui.sections.common import FACE_NAMES, html, sync_widget, tx
 from okey_vision.ui.state import AppState, IndicatorSource
-from okey_vision.ui.text import error_message
+from okey_vision.ui.text import error_message, sentence, tile_word
 
 
 def round_section(app: AppState, expanded: bool) -> None:
@@ -25,7 +25,7 @@ def round_section(app: AppState, expanded: bool) -> None:
         r = app.round
         if r.seen:
             okey = okey_of(r.indicator) if r.indicator else None
-            html(render.css(app.lang) + render.tiles_row_html(r.seen_tiles(), okey))
+            html(render.css(app.lang) + render.tiles_row_html(r.seen_tiles(), okey, lang=app.lang))
             st.caption(tx("seen_by_turn", turns="; ".join(tx("turn", t=k, tiles=v) for k, v in r.by_turn())))
 
 
@@ -33,17 +33,20 @@ def indicator_picker(app: AppState) -> None:
     """The indicator, shown as the state has it (from the photo or the player); the player's pick wins."""
 
     def changed() -> None:
-        app.set_indicator(st.session_state.ind_pick or None, IndicatorSource.PLAYER)
+        app.choose_indicator(st.session_state.ind_pick or None)
 
     r = app.round
     sync_widget("ind_pick", r.indicator.name if r.indicator else "")
-    not_set = tx("not_set")
+    not_set, lang = tx("not_set"), app.lang
     st.selectbox(tx("indicator_pick"), ["", *FACE_NAMES], key="ind_pick", on_change=changed,
-                 format_func=lambda v: v or not_set, help=tx("indicator_help"))
+                 format_func=lambda v: tile_word(v, lang) if v else not_set, help=tx("indicator_help"))
     if r.indicator:
-        src = {IndicatorSource.PHOTO: tx("source_photo"),
+        flagged = app.indicator_flagged
+        src = {IndicatorSource.PHOTO: tx("source_photo_check" if flagged else "source_photo"),
                IndicatorSource.PLAYER: tx("source_player")}.get(app.indicator_source, "")
-        st.caption(tx("okey_is", okey=okey_of(r.indicator).name) + (f" ({src})" if src else ""))
+        st.caption(sentence(tx("okey_is", okey=okey_of(r.indicator).name) + (f" ({src})" if src else "")))
+        if flagged:  # confirmed as a rack tile is: the picker above corrects it, this says it is right
+            st.button(tx("indicator_right"), key="confirm_indicator", on_click=app.confirm_indicator)
 
 
 def seen_input(app: AppState) -> None:
@@ -58,7 +61,7 @@ def seen_input(app: AppState) -> None:
             st.session_state.seen_text = ""  # ready for the next tiles
             app.seen_error = ""
         except OkeyError as exc:
-            app.seen_error = error_message(exc, app.lang)
+            app.seen_error = sentence(error_message(exc, app.lang))
 
     def next_turn() -> None:
         app.round = app.round.next_turn()

@@ -10,7 +10,7 @@ from okey_vision.scoring import COUNTDOWN, SCHEMES, FinishKind
 from okey_vision.ui.scores import Round, ScoreTable
 from okey_vision.ui.sections.common import sync_widget, tx
 from okey_vision.ui.state import AppState
-from okey_vision.ui.text import error_message
+from okey_vision.ui.text import error_message, sentence
 
 
 def scheme_label(scheme: str) -> str:
@@ -73,7 +73,7 @@ def start_table(app: AppState) -> ScoreTable | None:
         try:
             return ScoreTable(list(names.split(","))[: int(n)], app.scheme)
         except OkeyError as exc:
-            st.warning(error_message(exc, app.lang))
+            st.warning(sentence(error_message(exc, app.lang)))
     return None
 
 
@@ -97,7 +97,7 @@ def record_round(app: AppState, table: ScoreTable) -> ScoreTable | None:
             try:
                 return table.add(Round(w, kind, okey, tuple(table.players.index(p) for p in shown)))
             except OkeyError as exc:
-                st.warning(error_message(exc, app.lang))
+                st.warning(sentence(error_message(exc, app.lang)))
     c1, c2 = st.columns(2)
     if c1.button(tx("undo_round"), key="r_undo", disabled=not table.rounds):
         return table.undo()
