@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from okey_vision.errors import ImageError
 from okey_vision.tiles import MAX_HAND, Tile
 from okey_vision.ui.text import Lang, t
-from okey_vision.vision.reads import APART, TileRead, rack_order
+from okey_vision.vision.reads import APART, TileRead, pick_indicator, rack_order  # pick_indicator: re-exported
 
 #: Photos are shrunk to this long side before reading (the detector works on
 #: a much smaller copy; crops keep enough pixels at this size).
@@ -87,15 +87,6 @@ def read_photo(img, reader: Reader, lang: Lang = Lang.EN) -> PhotoReads:
                           tiles=", ".join(r.tile.name for r in aside)))
     h, w = img.shape[:2]
     return PhotoReads(reads, rack, apart, warnings, seconds, (w, h))
-
-
-def pick_indicator(apart: Sequence[TileRead]) -> Tile | None:
-    """The tile apart from the rack most likely to be the indicator: the most
-    confident read that is not a false joker (None if there is none)."""
-    ok = [r for r in apart if not r.tile.is_false_joker]
-    if not ok:
-        return None
-    return max(ok, key=lambda r: r.confidence).tile
 
 
 #: Overlay size: the photo drawn for the page (long side), with labels sized for a phone.
