@@ -25,6 +25,7 @@ import streamlit as st
 
 from okey_vision.ui.advice import Analysis
 from okey_vision.ui.sections.advice import show_action, show_advice
+from okey_vision.ui.sections.check import check_page, check_switch
 from okey_vision.ui.sections.common import log, state, sync_widget, tx
 from okey_vision.ui.sections.correct import correct_section
 from okey_vision.ui.sections.live import live_section
@@ -104,7 +105,9 @@ def main() -> None:
         st.caption(tx("tile_help"))
     if "live_on" not in st.session_state:  # ?live=1 opens the live view
         st.session_state.live_on = st.query_params.get("live") == "1"
-    if st.toggle(tx("live"), key="live_on", help=tx("live_help")):
+    if check_switch(app):  # the organiser's page: many photos checked (?page=check)
+        check_page(app)
+    elif st.toggle(tx("live"), key="live_on", help=tx("live_help")):
         live_section(app)
         round_section(app, expanded=False)
     else:
