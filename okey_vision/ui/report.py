@@ -55,7 +55,8 @@ table.rows th,table.rows td{text-align:left;padding:4px 8px;border-bottom:1px so
 .yes .verdict,.v-yes{color:#2e7d32}.no .verdict,.v-no{color:#c62828}.error .verdict,.v-error{color:#616161}
 .why{font-size:17px;margin:2px 0 10px 0}
 .note{color:#8d6e00}
-.card img{max-width:100%;height:auto;border-radius:6px;display:block;margin:6px 0}
+.card img{max-width:100%;max-height:520px;width:auto;height:auto;border-radius:6px;display:block;margin:6px 0}
+.ind{display:flex;align-items:center;gap:10px}
 .card h3{font-size:14px;text-transform:uppercase;letter-spacing:.04em;color:#666;margin:12px 0 2px 0}
 .eye li{margin:2px 0}
 .foot{color:#777;font-size:12px;margin-top:24px}
@@ -134,9 +135,9 @@ def card(i: int, c: Checked, lang: Lang = Lang.EN) -> str:
         data = base64.b64encode(c.figure).decode("ascii")
         parts.append(f'<img alt="{escape(v.photo)}" src="data:image/jpeg;base64,{data}">')
     if v.indicator is not None and v.okey is not None:
-        parts.append(f"<h3>{escape(words.say('label.indicator', lang))}</h3><p>"
-                     + escape(words.say("indicator_line", lang, ind=v.indicator.name, source=v.source.said(lang),
-                                        okey=v.okey.name)) + "</p>")
+        line = words.say("indicator_line", lang, ind=v.indicator.name, source=v.source.said(lang), okey=v.okey.name)
+        parts.append(f"<h3>{escape(words.say('label.indicator', lang))}</h3><div class=\"ind\">"
+                     f"{render.tile_html(v.indicator, small=True)}<span>{escape(line)}</span></div>")
     groups = hand_groups(v, lang)
     if groups:
         parts.append(f"<h3>{escape(words.say('label.hand', lang))}</h3>"

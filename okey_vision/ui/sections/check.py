@@ -98,13 +98,16 @@ def show_card(app: AppState, i: int, c: Checked) -> None:
         st.write(report.why(v, lang))
         if v.note(lang):
             st.caption(v.note(lang))
-        if c.figure:
-            st.image(c.figure, width="stretch")
-        groups = report.hand_groups(v, lang)
-        if groups:
-            html(groups)
-        if v.flagged:
-            html(f"<b>{escape(words.say('label.check_by_eye', lang))}</b>" + report.to_check(v, lang))
+        photo, hand = st.columns([3, 2])
+        with photo:
+            if c.figure:
+                st.image(c.figure, width="stretch")
+        with hand:
+            groups = report.hand_groups(v, lang)
+            if groups:
+                html(groups)
+            if v.flagged:
+                html(f"<b>{escape(words.say('label.check_by_eye', lang))}</b>" + report.to_check(v, lang))
 
 
 __all__ = ["check_page", "check_switch"]
