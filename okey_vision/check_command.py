@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     checked = []
     for c in check_all(jobs, scheme=args.scheme, figure=figure):
         checked.append(c)
-        say(row_json(c.verdict) if args.json else row_lines(c.verdict, lang), bar)
+        say(row_json(c.verdict, lang) if args.json else row_lines(c.verdict, lang), bar)
     if bar is not None:
         bar.close()
     if not args.json:
@@ -121,9 +121,20 @@ def say(text: str, bar) -> None:
     bar.update(1)
 
 
-def row_json(v) -> str:
-    """One photo's JSON object, on one line."""
-    return json.dumps(v.to_dict(), ensure_ascii=False)
+def row_json(v, lang: Lang = Lang.EN) -> str:
+    """One photo's JSON object, on one line (its ``why`` in ``lang``)."""
+    return json.dumps(v.to_dict(lang), ensure_ascii=False)
+
+
+def shout(label: str, lang: Lang = Lang.EN) -> str:
+    """A verdict in capitals (Turkish ones with their dotted capital: BİTER).
+
+    >>> shout("Biter", Lang.TR), shout("Can be declared")
+    ('BİTER', 'CAN BE DECLARED')
+    """
+    if Lang.of(lang) is Lang.TR:
+        label = label.replace("i", "İ").replace("ı", "I")
+    return label.upper()
 
 
 def row_lines(v, lang: Lang = Lang.EN) -> str:
@@ -131,11 +142,12 @@ def row_lines(v, lang: Lang = Lang.EN) -> str:
     the indicator; the finish's melds or pairs."""
     from okey_vision.check import text as words
     from okey_vision.ui.report import why
+    from okey_vision.ui.text import t
 
     said = why(v, lang)
     if said.startswith(f"{v.photo}: "):  # an error naming the photo: named once, at the start
         said = said[len(v.photo) + 2:]
-    lines = [f"{v.photo}: {v.label(lang).upper()}. {said}"]
+    lines = [f"{v.photo}: {shout(v.label(lang), lang)}. {said}"]
     if v.reads:
         marked = {id(r) for _, r in v.flagged}
         tiles = " ".join(r.name + ("?" if id(r) in marked else "") for r in v.rack)
@@ -148,7 +160,7 @@ def row_lines(v, lang: Lang = Lang.EN) -> str:
         lines.append("  " + v.note(lang))
     best = v.best
     for meld in best.melds if best is not None else ():
-        lines.append(f"    {meld.kind:<4} {meld.describe()}")
+        lines.append(f"    {t(f'meld_{meld.kind}', lang):<5} {meld.describe()}")
     if v.flagged:
         shown = ", ".join(f"#{pos} {r.name}?" if pos else f"{r.name}?" for pos, r in v.flagged)
         lines.append("  " + words.say("to_check_line", lang, tiles=shown))

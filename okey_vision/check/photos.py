@@ -176,8 +176,11 @@ def check_all(jobs: Sequence[Job], read: Read | None = None, scheme: str = COUNT
     if not jobs:
         return
     chosen = read
-    with ThreadPoolExecutor(workers or workers_for(len(jobs)), thread_name_prefix="okey-check") as pool:
+    pool = ThreadPoolExecutor(workers or workers_for(len(jobs)), thread_name_prefix="okey-check")
+    try:
         yield from pool.map(lambda job: check(job, chosen, scheme, figure, app), jobs)
+    finally:  # stopped early (Ctrl-C, an error downstream): the photos not started are dropped
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 __all__ = ["Checked", "Figure", "Job", "PHOTO_TYPES", "Read", "UsageError", "check", "check_all", "photos_in",

@@ -165,12 +165,12 @@ class Verdict:
         return text.say("shown_other", lang, shown=self.shown.name, ind=self.indicator.name,
                         source=self.source.said(lang))
 
-    def to_dict(self) -> dict:
+    def to_dict(self, lang: Lang = Lang.EN) -> dict:
         """The JSON object of ``okey-vision check --json``: ``photo``, ``tiles``
         (the rack in rack order), ``indicator``, ``flagged``, ``can_declare``,
         ``declare`` (as ``solve --json`` prints it), ``distance``, ``error``
         (None, or one line); then ``indicator_from``, ``apart``, ``scheme``,
-        ``points`` and ``why``."""
+        ``points`` and ``why`` (in ``lang``)."""
         best = self.best
         return {
             "photo": self.photo,
@@ -187,7 +187,7 @@ class Verdict:
             "apart": [r.name for r in self.apart],
             "scheme": self.scheme,
             "points": self.points,
-            "why": self.why(),
+            "why": self.why(lang),
         }
 
 
