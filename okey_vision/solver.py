@@ -374,6 +374,22 @@ class Arrangement:
         """Tiles placed in seven-pairs pairs."""
         return 2 * len(self.pairs)
 
+    @property
+    def shows_pairs(self) -> bool:
+        """True when the hand is drawn as seven pairs: that route places
+        more tiles, in five pairs at least (else runs and sets)."""
+        return self.tiles_in_pairs > self.tiles_in_melds and len(self.pairs) >= 5
+
+    @property
+    def shown(self) -> tuple[tuple[Meld, ...], tuple[Tile, ...]]:
+        """What a player sees drawn: the groups (seven pairs when
+        :attr:`shows_pairs`, else runs and sets) and the loose tiles apart.
+        The app draws these, and the coach's choice among equal discards
+        calls a tile loose by them."""
+        if self.shows_pairs:
+            return self.pairs, self.pairs_leftover
+        return self.melds, self.leftover
+
     def to_dict(self) -> dict:
         """A JSON-ready summary (tile names in short notation)."""
         return {

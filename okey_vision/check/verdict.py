@@ -192,11 +192,10 @@ class Verdict:
 
 
 def leftover(arrangement: Arrangement) -> tuple[str, list[Tile]]:
-    """The route placing more tiles ('melds' or 'pairs', as the app draws the
-    groups) and the tiles it leaves over."""
-    if arrangement.tiles_in_pairs > arrangement.tiles_in_melds and len(arrangement.pairs) >= 5:
-        return "pairs", list(arrangement.pairs_leftover)
-    return "melds", list(arrangement.leftover)
+    """The route the hand is drawn in ('melds' or 'pairs': the solver's
+    :attr:`~okey_vision.solver.Arrangement.shown`, as the app draws the
+    groups) and the tiles it leaves loose."""
+    return "pairs" if arrangement.shows_pairs else "melds", list(arrangement.shown[1])
 
 
 def judge(reads: Sequence[TileRead], photo: str, indicator: Tile | str | None = None,
