@@ -253,4 +253,4 @@ class AppState:
         self.seen_error = ""
 
 
-__all__ = ["KEY", "AppState", "Checks", "Entry", "IndicatorSource", "Overlay", "Photo"]
+__all__ = ["KEY", "AppState", "Entry", "IndicatorSource", "Overlay", "Photo"]
