@@ -102,10 +102,11 @@ def main() -> None:
         st.markdown(f"### {tx('title')}")
     with st.sidebar:
         scheme_picker(app)
+        checking = check_switch(app)  # the organiser's page (?page=check), off the players' way
         st.caption(tx("tile_help"))
     if "live_on" not in st.session_state:  # ?live=1 opens the live view
         st.session_state.live_on = st.query_params.get("live") == "1"
-    if check_switch(app):  # the organiser's page: many photos checked (?page=check)
+    if checking:
         check_page(app)
     elif st.toggle(tx("live"), key="live_on", help=tx("live_help")):
         live_section(app)

@@ -1,7 +1,8 @@
 """The organiser's page, "Check hands" (issue 27): many photos of declared
 hands uploaded at once, each read and checked (:mod:`okey_vision.check`),
 shown as the report's cards (:mod:`okey_vision.ui.report`), and the report
-offered for download. Opened by its switch, or ``?page=check``."""
+offered for download. Opened by its switch in the sidebar (the players'
+phone page keeps its room), or ``?page=check``."""
 
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ def check_switch(app: AppState) -> bool:
 def check_page(app: AppState) -> None:
     """Uploads in; the summary, the report to download, a card a photo."""
     lang = app.lang
+    st.markdown(f"#### {words.say('label.page', lang)}")
     st.caption(words.say("page_help", lang))
     files = st.file_uploader(words.say("label.uploads", lang), type=IMAGE_TYPES, accept_multiple_files=True,
                              key="check_uploads") or []
