@@ -25,6 +25,7 @@ import streamlit as st
 
 from okey_vision.ui.advice import Analysis, move_on_rack
 from okey_vision.ui.sections.advice import show_action, show_advice
+from okey_vision.ui.sections.check import check_page, check_switch
 from okey_vision.ui.sections.common import log, state, sync_widget, tx
 from okey_vision.ui.sections.correct import correct_section
 from okey_vision.ui.sections.live import live_section
@@ -105,10 +106,13 @@ def main() -> None:
         st.markdown(f"### {tx('title')}")
     with st.sidebar:
         scheme_picker(app)
+        checking = check_switch(app)  # the organiser's page (?page=check), off the players' way
         st.caption(tx("tile_help"))
     if "live_on" not in st.session_state:  # ?live=1 opens the live view
         st.session_state.live_on = st.query_params.get("live") == "1"
-    if st.toggle(tx("live"), key="live_on", help=tx("live_help")):
+    if checking:
+        check_page(app)
+    elif st.toggle(tx("live"), key="live_on", help=tx("live_help")):
         live_section(app)
         round_section(app, expanded=False)
     else:

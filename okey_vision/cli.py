@@ -26,9 +26,10 @@ PLUGINS: dict[str, tuple[str, str]] = {
     "synth": ("okey_vision.synth.command", "render synthetic rack photos with labels"),
     "advise": ("okey_vision.coach_command", "rank discards by distance to winning and outs"),
     "read": ("okey_vision.vision.command", "read the tiles in a rack photo"),
+    "check": ("okey_vision.check_command", "check declared hands: photos or folders in, a verdict each (and a report)"),
 }
 #: The optional extra each subcommand's packages come from.
-EXTRAS: dict[str, str] = {"synth": "train", "read": "vision"}
+EXTRAS: dict[str, str] = {"synth": "train", "read": "vision", "check": "vision"}
 #: An error line is cut to this many characters (a bad input is quoted in it).
 MAX_ERROR = 400
 

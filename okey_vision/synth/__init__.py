@@ -11,6 +11,7 @@ from typing import Any
 _EXPORTS = {
     "SynthConfig": "okey_vision.synth.config",
     "load_config": "okey_vision.synth.config",
+    "Deal": "okey_vision.synth.render",
     "Scene": "okey_vision.synth.render",
     "SceneTile": "okey_vision.synth.render",
     "render_scene": "okey_vision.synth.render",

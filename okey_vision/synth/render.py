@@ -64,6 +64,39 @@ class Scene:
     seed: int = 0
 
 
+@dataclass(frozen=True)
+class Deal:
+    """A chosen hand for a rack scene (tests and benchmarks render known
+    hands): the groups of each rack row, left to right, and the indicator.
+    Without one (the default) the renderer deals at random, as it always has.
+
+    >>> from okey_vision.tiles import parse_hand, parse_tile
+    >>> d = Deal.of([parse_hand("r1 r2 r3"), parse_hand("k5 k6 k7 k8"), parse_hand("y9 b9 k9")], parse_tile("b4"))
+    >>> [len(g) for g in d.top], [len(g) for g in d.bottom], len(d.hand)
+    ([3, 4], [3], 10)
+    """
+
+    top: tuple[tuple[Tile, ...], ...]
+    bottom: tuple[tuple[Tile, ...], ...]
+    indicator: Tile
+
+    @classmethod
+    def of(cls, groups: Sequence[Sequence[Tile]], indicator: Tile) -> Deal:
+        """The groups laid out in order, the top row filled to about half the tiles."""
+        half = sum(len(g) for g in groups) / 2
+        top: list[tuple[Tile, ...]] = []
+        for g in groups:
+            if sum(len(t) for t in top) >= half:
+                break
+            top.append(tuple(g))
+        return cls(tuple(top), tuple(tuple(g) for g in groups[len(top):]), indicator)
+
+    @property
+    def hand(self) -> list[Tile]:
+        """The rack's tiles, top row left to right, then the bottom row."""
+        return [t for g in self.top + self.bottom for t in g]
+
+
 @dataclass
 class _Drawn:
     tile: Tile
@@ -592,16 +625,18 @@ def _sample_tile_height(rng: Rng, cfg: SynthConfig, fit: float) -> float:
     return float(np.clip(t, lo, hi))
 
 
-def _lay_out(rng: Rng, cfg: SynthConfig) -> tuple[_Frame, _Layout]:
-    """The photo's size, the tile set's style, the deal, and the scene drawn on its canvas."""
+def _lay_out(rng: Rng, cfg: SynthConfig, deal: Deal | None = None) -> tuple[_Frame, _Layout]:
+    """The photo's size, the tile set's style, the deal (``deal``'s hand on a
+    rack, when given), and the scene drawn on its canvas."""
     out_w, out_h = _sample_out_size(rng, cfg)
     style = sample_style(rng)
     if cfg.p_okey_style > 0 and rng.random() < cfg.p_okey_style:
         style = sample_okey_style(rng)
-    flat = rng.random() < cfg.p_flat
+    flat = rng.random() < cfg.p_flat and deal is None
     deck = _deck(rng)
-    indicator = next(t for t in deck if not t.is_false_joker)
-    deck.remove(indicator)
+    indicator = next(t for t in deck if not t.is_false_joker) if deal is None else deal.indicator
+    for t in [indicator] + (deal.hand if deal is not None else []):
+        deck.remove(t)  # a chosen hand's tiles leave the set, so nothing else shows a third copy
 
     n_flat = int(rng.integers(cfg.flat_tiles[0], cfg.flat_tiles[1] + 1))
     if flat:
@@ -613,13 +648,17 @@ def _lay_out(rng: Rng, cfg: SynthConfig) -> tuple[_Frame, _Layout]:
     if flat:
         layout = _build_flat_scene(rng, cfg, style, th, deck, n_flat)
     else:
-        layout = _build_rack_scene(rng, cfg, style, th, deck, indicator)
+        layout = _build_rack_scene(rng, cfg, style, th, deck, indicator, deal)
     return _Frame(out_w, out_h, flat, target), layout
 
 
-def _deal_rows(rng: Rng, cfg: SynthConfig, deck: list[Tile]) -> tuple[list[list[list[Tile | None]]], int, int]:
+def _deal_rows(rng: Rng, cfg: SynthConfig, deck: list[Tile], deal: Deal | None = None
+               ) -> tuple[list[list[list[Tile | None]]], int, int]:
     """The rack's two rows as groups of tiles (a blank tile is None), and how
-    many tiles each row was dealt."""
+    many tiles each row was dealt (``deal``'s rows when given)."""
+    if deal is not None:
+        chosen = [cast(list[list[Tile | None]], [list(g) for g in row]) for row in (deal.top, deal.bottom)]
+        return chosen, sum(len(g) for g in deal.top), sum(len(g) for g in deal.bottom)
     lo, hi = cfg.row_tiles
     if rng.random() < cfg.p_typical_hand:
         total = int(rng.choice([14, 15, 14, 15, 13, 21, 22]))
@@ -659,11 +698,11 @@ def _plan_rack(rng: Rng, cfg: SynthConfig, style: TileStyle, th: float, w_t: flo
 
 
 def _build_rack_scene(rng: Rng, cfg: SynthConfig, style: TileStyle, th: float, deck: list[Tile],
-                      indicator: Tile) -> _Layout:
+                      indicator: Tile, deal: Deal | None = None) -> _Layout:
     """Lay out the rack scene on a canvas: the rack, its tiles, and what lies around it."""
     w_t = th * style.aspect
     gap = w_t * rng.uniform(0.0, 0.05)
-    rows, n0, n1 = _deal_rows(rng, cfg, deck)
+    rows, n0, n1 = _deal_rows(rng, cfg, deck, deal)
     plan = _plan_rack(rng, cfg, style, th, w_t, gap, n0, n1)
     canvas = _Canvas(plan.height, plan.width)
     maker = SpriteMaker(style, th, rng)
@@ -1024,11 +1063,13 @@ def _labels(cfg: SynthConfig, drawn: list[_Drawn], homography: np.ndarray,
 # ----------------------------------------------------------------------------- scene
 
 
-def render_scene(seed: int, config: SynthConfig | None = None) -> Scene:
-    """Render one synthetic photo (deterministic from ``seed``) with exact labels."""
+def render_scene(seed: int, config: SynthConfig | None = None, deal: Deal | None = None) -> Scene:
+    """Render one synthetic photo (deterministic from ``seed``) with exact
+    labels; ``deal``: a chosen hand on the rack and its indicator (a rack
+    scene whatever ``p_flat``; the indicator shown with ``p_indicator``)."""
     cfg = config or SynthConfig()
     rng = np.random.default_rng(seed)
-    frame, layout = _lay_out(rng, cfg)
+    frame, layout = _lay_out(rng, cfg, deal)
     cam = _camera(rng, cfg, frame, layout)
     image, ids = _photograph(rng, cfg, frame, layout, cam)
     tiles, mask = _labels(cfg, layout.drawer.drawn, cam.homography, ids)

@@ -17,7 +17,7 @@ from okey_vision.tiles import MAX_HAND, Tile
 from okey_vision.ui.text import Lang, t
 from okey_vision.ui.zoom import View, place_labels, whole_view
 from okey_vision.ui.zoom import read_at as box_at
-from okey_vision.vision.reads import APART, TileRead, rack_order
+from okey_vision.vision.reads import APART, TileRead, indicator_read, pick_indicator, rack_order
 
 if TYPE_CHECKING:
     from okey_vision.ui.advice import Move
@@ -92,21 +92,6 @@ def read_photo(img, reader: Reader, lang: Lang = Lang.EN) -> PhotoReads:
                           tiles=", ".join(r.tile.name for r in aside)))
     h, w = img.shape[:2]
     return PhotoReads(reads, rack, apart, warnings, seconds, (w, h))
-
-
-def indicator_read(apart: Sequence[TileRead]) -> TileRead | None:
-    """The read apart from the rack most likely to be the indicator: the most
-    confident one that is not a false joker (None if there is none)."""
-    ok = [r for r in apart if not r.tile.is_false_joker]
-    if not ok:
-        return None
-    return max(ok, key=lambda r: r.confidence)
-
-
-def pick_indicator(apart: Sequence[TileRead]) -> Tile | None:
-    """The tile apart from the rack most likely to be the indicator (:func:`indicator_read`'s tile)."""
-    read = indicator_read(apart)
-    return read.tile if read is not None else None
 
 
 #: Overlay size: the whole photo drawn for the page (long side), with labels sized for a phone.

@@ -42,6 +42,7 @@ from okey_vision.ui.text import Lang
 if TYPE_CHECKING:  # numpy and the reader's types load only with a photo
     import numpy as np
 
+    from okey_vision.check.photos import Checked
     from okey_vision.ui.live import LiveReader
     from okey_vision.ui.photo import PhotoReads
     from okey_vision.ui.zoom import View
@@ -146,6 +147,16 @@ class Overlay:
     view: View | None = None
 
 
+@dataclass(frozen=True, eq=False)
+class Checks:
+    """The organiser's page (issue 27): what the uploaded photos gave, and
+    what they were checked with (their bytes' hashes, the indicator chosen,
+    the scheme), so a rerun shows them again without reading them again."""
+
+    key: str
+    checked: tuple[Checked, ...] = ()
+
+
 # Not frozen: the one mutable holder of a session, kept across reruns and
 # changed by the widgets' callbacks; what it holds is replaced whole.
 @dataclass
@@ -190,6 +201,8 @@ class AppState:
     #: camera connection's last (signalling, playing) state, logged on change.
     live: LiveReader | None = None
     live_conn: tuple[Any, Any] | None = None
+    #: The check page's photos and verdicts (None until photos are checked there).
+    checks: Checks | None = None
 
     @property
     def tiles(self) -> list[Tile]:
@@ -290,6 +303,10 @@ class AppState:
         if self.indicator_source is IndicatorSource.PHOTO:
             self.set_indicator(None, IndicatorSource.NONE)
             self.indicator_read = None
+
+    def set_checks(self, key: str, checked: Iterable[Checked]) -> None:
+        """The check page's photos were checked (``key``: what with)."""
+        self.checks = Checks(key, tuple(checked))
 
     def new_round(self) -> None:
         """A new round: no indicator, turn 1, nothing seen."""

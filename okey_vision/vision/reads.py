@@ -94,6 +94,22 @@ def rack_order(reads: Sequence[TileRead]) -> list[TileRead]:
                                         r.center[0] if r.along is None else r.along))
 
 
+def indicator_read(apart: Sequence[TileRead]) -> TileRead | None:
+    """The read apart from the rack most likely to be the indicator: the most
+    confident one that is not a false joker (None if there is none). The app
+    and the organiser's check take a photo's indicator by this rule."""
+    ok = [r for r in apart if not r.tile.is_false_joker]
+    if not ok:
+        return None
+    return max(ok, key=lambda r: r.confidence)
+
+
+def pick_indicator(apart: Sequence[TileRead]) -> Tile | None:
+    """The tile apart from the rack most likely to be the indicator (:func:`indicator_read`'s tile)."""
+    read = indicator_read(apart)
+    return read.tile if read is not None else None
+
+
 def hand_from_reads(
     reads: Sequence[TileRead], indicator: Tile | str, seen: Sequence[Tile | str] = (),
     include_apart: bool = False,

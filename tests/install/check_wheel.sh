@@ -28,6 +28,13 @@ names = " ".join(hand)
 print(f"check_wheel: read {len(hand)} rack tiles from the installed wheel: {names}")
 assert len(hand) >= 10, "the installed reader read almost nothing"
 '
+# issue 27: the organiser's check from the installed wheel, no app installed (the sample is one exchange
+# from declaring: exit 1), its report written
+set +e
+"$work/env/bin/okey-vision" check "$photo" --json --html "$work/report.html" > "$work/check.json"; code=$?
+set -e
+echo "check_wheel: okey-vision check: exit $code: $(cut -c1-160 "$work/check.json")"
+[ "$code" = 1 ] && grep -q '"can_declare": false' "$work/check.json" && grep -q 'class="card' "$work/report.html"
 # a missing extra is one line, not a traceback
 "$py" -m venv "$work/bare"
 "$work/bare/bin/pip" install -q "$wheel"

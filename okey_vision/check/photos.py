@@ -1,0 +1,187 @@
+"""The photos to check, and checking them in parallel with one shared reader.
+
+A :class:`Job` is one photo (a file, or an upload's bytes) with the
+indicator given for it: a sidecar beside the photo (``NAME.txt`` or
+``NAME.jpg.txt`` holding ``r3``, or a line ``indicator r3``), else the
+``--indicator`` option (the page's choice), else none (the photo's own, the
+tile lying apart from the rack). :func:`check_all` decodes each through the
+one decode path (:mod:`okey_vision.vision.io`), reads it, judges it
+(:func:`~okey_vision.check.verdict.judge`) and, when asked, draws it, on a
+thread pool bounded by the cores; the reads share one reader, which admits
+``$OKEY_VISION_PARALLEL`` reads at once (the others queue), so decoding,
+judging and drawing overlap the reads. A photo that fails (empty, damaged,
+no tiles) is one verdict with its error; the others are still checked.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from okey_vision.check.verdict import CheckError, Source, Verdict, judge
+from okey_vision.errors import OkeyError, clip
+from okey_vision.scoring import COUNTDOWN
+from okey_vision.tiles import Tile, parse_tile
+from okey_vision.vision.reads import TileRead
+
+if TYPE_CHECKING:  # the decoded photo's type: numpy loads only when a photo is read
+    from okey_vision.vision.io import Photo
+
+#: The file types a folder's photos are taken from (a file named on its own is checked whatever its name).
+PHOTO_TYPES = frozenset({".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff"})
+#: A sidecar line naming the indicator: ``indicator r3`` (also ``indicator: r3``, ``gösterge r3``).
+SIDECAR_LINE = re.compile(r"^\s*(?:indicator|gösterge)\s*[:=]?\s*(?P<tile>\S.*?)\s*$", re.IGNORECASE)
+
+#: A reader: ``read(image, indicator=...) -> [TileRead, ...]`` (``RackReader.read``, or a stand-in).
+Read = Callable[..., list[TileRead]]
+#: Draws a checked photo for the report: ``figure(photo, verdict) -> JPEG bytes``.
+Figure = Callable[["Photo", Verdict], bytes]
+
+
+class UsageError(OkeyError):
+    """A path that names no photo (missing, or a folder without photos)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Job:
+    """One photo to check: its name, its file or bytes, the indicator given
+    for it and where from, or the error found before reading (a bad sidecar)."""
+
+    name: str
+    path: Path | None = None
+    data: bytes | None = None
+    indicator: Tile | None = None
+    source: Source = Source.NONE
+    failure: OkeyError | None = None
+
+    @classmethod
+    def of_path(cls, path: Path, indicator: Tile | None = None) -> Job:
+        """A photo file: its sidecar's indicator, else ``indicator`` (the option's)."""
+        try:
+            side = sidecar_indicator(path)
+        except OkeyError as exc:
+            return cls(str(path), path, failure=exc)
+        if side is not None:
+            return cls(str(path), path, indicator=side, source=Source.SIDECAR)
+        return cls(str(path), path, indicator=indicator, source=Source.OPTION if indicator else Source.NONE)
+
+    @classmethod
+    def of_upload(cls, name: str, data: bytes, indicator: Tile | None = None) -> Job:
+        """An uploaded photo, with the indicator chosen for the photos that show none."""
+        return cls(name, data=data, indicator=indicator, source=Source.OPTION if indicator else Source.NONE)
+
+
+@dataclass(frozen=True, eq=False)
+class Checked:
+    """A photo's verdict and, when asked for, its figure (the photo boxed, JPEG)."""
+
+    verdict: Verdict
+    figure: bytes | None = None
+
+
+def photos_in(paths: Sequence[str | Path]) -> list[Path]:
+    """The photos named: a file as it is, a folder's photos (by name, not
+    its sub-folders); in the order given. :class:`UsageError` for a path
+    that does not exist or a folder without photos."""
+    found: list[Path] = []
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            inside = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in PHOTO_TYPES)
+            if not inside:
+                raise UsageError(f"{clip(given)}: no photos in this folder ({', '.join(sorted(PHOTO_TYPES))})")
+            found += inside
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise UsageError(f"{clip(given)}: no such file or folder")
+    return found
+
+
+def sidecar_of(photo: Path) -> Path | None:
+    """The sidecar beside a photo: ``NAME.txt``, or ``NAME.jpg.txt`` (None: none)."""
+    for side in (photo.with_suffix(".txt"), photo.with_name(photo.name + ".txt")):
+        if side != photo and side.is_file():
+            return side
+    return None
+
+
+def sidecar_indicator(photo: Path) -> Tile | None:
+    """The indicator a photo's sidecar names (None without a sidecar):
+    a line ``indicator r3``, or the file holding the tile alone (``r3``,
+    ``kırmızı 3``). :class:`CheckError` for a sidecar that names none."""
+    side = sidecar_of(photo)
+    if side is None:
+        return None
+    lines = [ln.strip() for ln in side.read_text(encoding="utf-8", errors="replace").splitlines() if ln.strip()]
+    named = [m.group("tile") for m in map(SIDECAR_LINE.match, lines) if m]
+    candidates = named[:1] or (lines if len(lines) == 1 else [])
+    bad = CheckError.of("sidecar", name=clip(photo), sidecar=clip(side.name))
+    if not candidates:
+        raise bad
+    try:
+        return parse_tile(candidates[0])
+    except OkeyError:
+        raise bad from None
+
+
+def check(job: Job, read: Read, scheme: str = COUNTDOWN, figure: Figure | None = None,
+          app: bool = False) -> Checked:
+    """One photo: decoded, read, judged (and drawn with ``figure``); every
+    failure is the verdict's error."""
+    from okey_vision.vision.io import decode_image, load_photo
+
+    t0 = time.perf_counter()
+    if job.failure is not None:
+        return Checked(Verdict(job.name, scheme=scheme, failure=job.failure))
+    try:
+        photo = load_photo(job.path) if job.path is not None else decode_image(job.data, job.name)
+    except OkeyError as exc:
+        return Checked(Verdict(job.name, scheme=scheme, failure=exc))
+    try:
+        reads = [r.scaled(1 / photo.scale) for r in read(photo.image, indicator=job.indicator)]
+    except OkeyError as exc:
+        return Checked(Verdict(job.name, scheme=scheme, failure=exc))
+    except Exception as exc:  # noqa: BLE001 - a reader crash on one photo is that photo's error row
+        why = f"{type(exc).__name__}: {clip(exc, 60)}"
+        return Checked(Verdict(job.name, scheme=scheme, failure=CheckError.of("reader_failed", name=clip(job.name),
+                                                                              why=why)))
+    verdict = judge(reads, job.name, job.indicator, job.source, scheme, (photo.width, photo.height), app)
+    drawn = figure(photo, verdict) if figure is not None else None
+    return Checked(replace(verdict, seconds=time.perf_counter() - t0), drawn)
+
+
+def workers_for(jobs: int) -> int:
+    """Threads for ``jobs`` photos: one a core, at most one a photo."""
+    return max(1, min(jobs, os.cpu_count() or 1))
+
+
+def check_all(jobs: Sequence[Job], read: Read | None = None, scheme: str = COUNTDOWN,
+              figure: Figure | None = None, workers: int | None = None, app: bool = False) -> Iterator[Checked]:
+    """Every job checked, yielded in the order given as soon as it and those
+    before it are done; photos are decoded, read and drawn in parallel
+    (``workers`` threads, default :func:`workers_for`). ``read``: default
+    the shipped reader, loaded first (missing weights stop here, before any
+    photo)."""
+    if read is None:
+        from okey_vision.vision.reader import default_reader
+
+        read = default_reader().load().read
+    if not jobs:
+        return
+    chosen = read
+    pool = ThreadPoolExecutor(workers or workers_for(len(jobs)), thread_name_prefix="okey-check")
+    try:
+        yield from pool.map(lambda job: check(job, chosen, scheme, figure, app), jobs)
+    finally:  # stopped early (Ctrl-C, an error downstream): the photos not started are dropped
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+__all__ = ["Checked", "Figure", "Job", "PHOTO_TYPES", "Read", "UsageError", "check", "check_all", "photos_in",
+           "sidecar_indicator", "sidecar_of", "workers_for"]

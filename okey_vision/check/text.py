@@ -1,0 +1,104 @@
+"""Every word of the organiser's check, in English and Turkish: the verdict,
+why, the report's and the page's labels, the command line's lines. Each
+sentence is built once from both languages' templates, as the coach's are
+(:mod:`okey_vision.coach.text`, whose sentences it reuses for a finish and a
+distance); every sentence ends with its full stop (labels do not).
+
+>>> verdict_label("yes"), verdict_label("no", Lang.TR)
+('Can be declared', 'Bitmez')
+>>> say("why_size", Lang.TR, n=13, hand=14, most=15)
+'13 taş: el 14 taşla, ya da atılacak taşıyla 15 taşla biter.'
+"""
+
+from __future__ import annotations
+
+from okey_vision.lang import Lang
+
+#: key -> (English, Turkish); ``{name}`` fields are filled by :func:`say`.
+#: Keys starting ``label.`` are labels (no full stop); the others are sentences.
+SENTENCES: dict[str, tuple[str, str]] = {
+    # the verdict in large type
+    "label.yes": ("Can be declared", "Biter"),
+    "label.no": ("Cannot be declared", "Bitmez"),
+    "label.error": ("Not checked", "Kontrol edilemedi"),
+    # why a hand cannot be declared
+    "why_size": ("{n} tiles: a hand is declared with {hand} tiles, or {most} with its discard.",
+                 "{n} taş: el {hand} taşla, ya da atılacak taşıyla {most} taşla biter."),
+    "why_left": ("Not finished: {tiles} left over after the {route}; {distance}.",
+                 "Bitmemiş: {route} dışında kalan taşlar {tiles}; {distance}."),
+    "why_left_15": ("Not finished: {tiles} left over after the {route}, and a finish leaves only its discard; "
+                    "{distance}.",
+                    "Bitmemiş: {route} dışında kalan taşlar {tiles}, ama bitişte yalnız atılan taş dışarıda "
+                    "kalır; {distance}."),
+    "label.route_melds": ("runs and sets", "perler"),
+    "label.route_pairs": ("pairs", "çiftler"),
+    # where the indicator came from
+    "label.source_sidecar": ("from its sidecar file", "yanındaki dosyadan"),
+    "label.source_option": ("as given", "verildiği gibi"),
+    "label.source_photo": ("beside the rack in the photo", "fotoğrafta ıstakanın yanında"),
+    "shown_other": ("The photo shows {shown} beside the rack; checked with {ind} ({source}).",
+                    "Fotoğrafta ıstakanın yanında {shown} var; {ind} ile kontrol edildi ({source})."),
+    # errors of a photo (English: the error's own message)
+    "no_tiles": ("{name}: no tiles found in the photo.", "{name}: fotoğrafta taş bulunamadı."),
+    "no_indicator": ("{name}: no indicator lies beside the rack and none was given (--indicator, or a sidecar "
+                     "{stem}.txt).",
+                     "{name}: ıstakanın yanında gösterge yok ve verilmedi (--indicator ya da yanında "
+                     "{stem}.txt dosyası)."),
+    "no_indicator_app": ("{name}: no indicator lies beside the rack: choose one for the photos that show none.",
+                         "{name}: ıstakanın yanında gösterge yok: gösterge göstermeyen fotoğraflar için seç."),
+    "sidecar": ("{name}: its sidecar {sidecar} names no indicator (write 'r3' or 'indicator r3').",
+                "{name}: yanındaki {sidecar} dosyası gösterge söylemiyor ('r3' ya da 'indicator r3' yaz)."),
+    "reader_failed": ("{name}: the reader failed on this photo ({why}).",
+                      "{name}: okuyucu bu fotoğrafta hata verdi ({why})."),
+    # the report and the page
+    "label.title": ("Declared hands, checked", "Bitirilen eller, kontrol"),
+    "label.page": ("Check hands", "Elleri kontrol et"),
+    "summary": ("{n} photos: {yes} can be declared, {no} cannot, {errors} not checked.",
+                "{n} fotoğraf: {yes} el biter, {no} el bitmez, {errors} kontrol edilemedi."),
+    "label.photo": ("Photo", "Fotoğraf"),
+    "label.verdict": ("Verdict", "Sonuç"),
+    "label.points": ("Points", "Puan"),
+    "label.distance": ("Distance", "Mesafe"),
+    "label.to_check": ("To check", "Bakılacak"),
+    "label.indicator": ("Indicator", "Gösterge"),
+    "label.hand": ("Hand read", "Okunan el"),
+    "label.check_by_eye": ("Check by eye", "Gözle bak"),
+    "label.or": ("or", "ya da"),
+    "indicator_line": ("Indicator {ind} ({source}), okey {okey}.", "Gösterge {ind} ({source}), okey {okey}."),
+    "tiles_line": ("{n} tiles read on the rack.", "Istakada {n} taş okundu."),
+    "to_check_line": ("Check these reads by eye: {tiles}.", "Bu okumalara gözle bak: {tiles}."),
+    "nothing_to_check": ("Every read is sure.", "Her okuma kesin."),
+    "made_by": ("Made by okey-vision check, offline; scoring {scheme}.",
+                "okey-vision check ile, çevrimdışı yapıldı; puanlama {scheme}."),
+    # the app page
+    "page_help": ("Upload the photos of the declared hands (many at once): each is read, and its hand checked.",
+                  "Bitirilen ellerin fotoğraflarını yükle (birden çok): her biri okunur ve eli kontrol edilir."),
+    "label.uploads": ("Photos of declared hands", "Bitirilen ellerin fotoğrafları"),
+    "label.fallback": ("Indicator for the photos that show none", "Gösterge göstermeyen fotoğraflar için gösterge"),
+    "label.fallback_none": ("none: read it from each photo", "yok: her fotoğraftan oku"),
+    "label.download": ("Download the report (HTML)", "Raporu indir (HTML)"),
+    "checking": ("Checking {n} photos.", "{n} fotoğraf kontrol ediliyor."),
+    "reader_missing": ("The tile reader is not available ({why}).", "Taş okuyucu çalışmıyor ({why})."),
+}
+
+
+def say(key: str, lang: Lang = Lang.EN, **fields: object) -> str:
+    """The sentence or label ``key`` in ``lang``, its ``{fields}`` filled."""
+    en, tr = SENTENCES[key]
+    return (tr if Lang.of(lang) is Lang.TR else en).format(**fields)
+
+
+def verdict_label(kind: str, lang: Lang = Lang.EN) -> str:
+    """The verdict in words: ``kind`` is 'yes', 'no' or 'error'."""
+    return say(f"label.{kind}", lang)
+
+
+def error_text(exc: Exception, lang: Lang = Lang.EN) -> str | None:
+    """A check error's sentence in ``lang`` by its key (None for another error)."""
+    key = getattr(exc, "key", "")
+    if key.startswith("check.") and key[len("check."):] in SENTENCES:
+        return say(key[len("check."):], lang, **getattr(exc, "fields", {}))
+    return None
+
+
+__all__ = ["SENTENCES", "say", "verdict_label", "error_text"]

@@ -1,0 +1,375 @@
+"""The organiser's check (issue 27): ``okey-vision check PATH...``, its
+verdicts, sidecars, exit codes, the HTML report and the app's page.
+
+The end-to-end tests read rendered racks with known hands (``tests/racks.py``:
+winning and losing, 14 and 15 tiles, an okey finish, seven pairs, the
+indicator beside the rack or in a sidecar) with the shipped reader, and
+compare every verdict with the solver's on the true hand.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from okey_vision.check import CheckError, Source, judge
+from okey_vision.check import text as words
+from okey_vision.check.photos import Job, UsageError, check, check_all, photos_in, sidecar_indicator
+from okey_vision.cli import main, solve_result
+from okey_vision.lang import Lang
+from okey_vision.tiles import parse_hand, parse_tile
+from okey_vision.vision.reads import APART, TileRead
+
+ROOT = Path(__file__).resolve().parents[1]
+MODELS = ROOT / "models"
+HAVE_MODELS = all((MODELS / f"{m}.onnx").exists() for m in ("detector", "number", "color"))
+needs_reader = pytest.mark.skipif(not HAVE_MODELS, reason="reader weights not in models/")
+
+WIN15 = "r1 r2 r3 y5 y6 y7 b9 b10 b11 k1 k2 k3 k4 k5 y1"
+LOSE14 = "r1 r2 r3 y5 y6 y7 b9 b10 b11 k1 k2 k3 k4 y13"
+
+
+def reads_of(names: str, apart: str = "", low: tuple[int, ...] = ()) -> list[TileRead]:
+    """Stand-in reads: the rack's tiles left to right, then tiles apart; those at ``low`` unsure."""
+    out = []
+    for i, t in enumerate(parse_hand(names)):
+        conf = 0.5 if i in low else 0.99
+        out.append(TileRead((i * 40.0, 0.0, i * 40.0 + 30, 45.0), t, conf, ((t, conf), (parse_tile("k13"), 0.01))))
+    for j, t in enumerate(parse_hand(apart)):
+        out.append(TileRead((j * 40.0, 200.0, j * 40.0 + 30, 245.0), t, 0.98, ((t, 0.98),), row=APART))
+    return out
+
+
+# ------------------------------------------------------------------ verdicts ---
+
+def test_a_winning_hand_is_judged_by_the_solver():
+    v = judge(reads_of(WIN15, apart="r3"), "a.jpg")
+    assert v.kind == "yes" and v.source is Source.PHOTO and v.indicator == parse_tile("r3")
+    want = solve_result(WIN15.split(), "r3")
+    d = v.to_dict()
+    assert d["can_declare"] is True and d["declare"] == want["declare"] and d["distance"] == 0
+    assert list(d)[:8] == ["photo", "tiles", "indicator", "flagged", "can_declare", "declare", "distance", "error"]
+    assert d["error"] is None and d["tiles"] == WIN15.split() and d["apart"] == ["r3"]
+
+
+def test_a_losing_hand_says_how_far_and_why():
+    v = judge(reads_of(LOSE14), "b.jpg", indicator="r9")
+    assert v.kind == "no" and v.distance == 1 and v.source is Source.OPTION
+    assert v.why() == "Not finished: y13 left over after the runs and sets; 1 tile from winning (distance 1)."
+    assert v.why(Lang.TR).startswith("Bitmemiş: perler dışında kalan taşlar y13;")
+
+
+def test_a_hand_of_the_wrong_size_cannot_be_declared():
+    v = judge(reads_of("r1 r2 r3 y5 y6 y7 b9 b10 b11 k1 k2 k3 k4"), "c.jpg", indicator="r9")
+    assert v.kind == "no" and v.distance is None
+    assert v.why() == "13 tiles: a hand is declared with 14 tiles, or 15 with its discard."
+
+
+def test_seven_pairs_and_the_okey_finish():
+    pairs = judge(reads_of("r5 r5 b8 b8 k12 k12 y9 y9 k1 k1 b13 b13 fj fj"), "p.jpg", indicator="y2")
+    assert pairs.kind == "yes" and pairs.best.kind.value == "pairs"
+    okey = judge(reads_of("b2 b3 b4 b5 y8 y9 y10 y11 k5 k6 k7 r11 r12 r13 r7"), "o.jpg", indicator="r6")
+    assert okey.best.okey_discard and okey.points == 4 and "doubles" in okey.why()
+
+
+@pytest.mark.parametrize("reads,indicator,key", [
+    ([], "r3", "check.no_tiles"),
+    (reads_of("", apart="r3"), None, "check.no_tiles"),                 # only the indicator: no rack
+    (reads_of(WIN15), None, "check.no_indicator"),                      # nothing apart, nothing given
+    (reads_of("r5 r5 r1 r2 r3 y5 y6 y7 b9 b10 b11 k1 k2 k3", apart="r5"), None, "copies"),  # three r5
+])
+def test_a_photo_that_cannot_be_checked_is_an_error_row(reads, indicator, key):
+    v = judge(reads, "bad.jpg", indicator=indicator)
+    assert v.kind == "error" and not v.can_declare and v.failure is not None
+    assert v.failure.key == key if key.startswith("check.") else "r5" in v.error, (v.failure.key, v.error)
+    d = v.to_dict()
+    assert d["error"] and "\n" not in d["error"] and d["declare"] is None and d["distance"] is None
+
+
+def test_flagged_reads_are_listed_with_their_place_and_alternatives():
+    v = judge(reads_of(WIN15, apart="r3", low=(2, 9)), "f.jpg")
+    d = v.to_dict()
+    assert [(f["position"], f["tile"]) for f in d["flagged"]] == [(3, "r3"), (10, "k1")]
+    assert d["flagged"][0]["alternatives"] == [["k13", 0.01]]
+
+
+def test_a_given_indicator_that_the_photo_contradicts_is_noted():
+    v = judge(reads_of(WIN15, apart="k7"), "n.jpg", indicator="r3", source=Source.OPTION)
+    assert v.indicator == parse_tile("r3") and v.shown == parse_tile("k7")
+    assert v.note() == "The photo shows k7 beside the rack; checked with r3 (as given)."
+
+
+# ------------------------------------------------------------------ words ---
+
+@pytest.mark.parametrize("key", sorted(words.SENTENCES))
+def test_every_check_text_in_both_languages_with_its_full_stop(key):
+    en, tr = words.SENTENCES[key]
+    assert en.strip() and tr.strip()
+    fields = sorted(re.findall(r"{(\w+)", en))
+    assert fields == sorted(re.findall(r"{(\w+)", tr)), key
+    if not key.startswith("label."):  # a sentence ends with its full stop; a label has none
+        assert en.endswith(".") and tr.endswith("."), key
+    else:
+        assert not en.endswith(".") and not tr.endswith("."), key
+
+
+def test_check_errors_are_said_in_turkish():
+    exc = CheckError.of("no_tiles", name="x.jpg")
+    assert str(exc) == "x.jpg: no tiles found in the photo"
+    assert words.error_text(exc, Lang.TR) == "x.jpg: fotoğrafta taş bulunamadı."
+
+
+# ------------------------------------------------------------------ photos, sidecars ---
+
+@pytest.mark.parametrize("content,want", [
+    ("r3\n", "r3"), ("indicator b12\n", "b12"), ("# round 4\nindicator: k1\n", "k1"),
+    ("Gösterge kırmızı 7", "r7"), ("  y13  ", "y13"),
+])
+def test_a_sidecar_names_the_indicator(tmp_path, content, want):
+    photo = tmp_path / "hand.jpg"
+    photo.write_bytes(b"x")
+    (tmp_path / "hand.txt").write_text(content, encoding="utf-8")
+    assert sidecar_indicator(photo) == parse_tile(want)
+
+
+def test_a_sidecar_beside_the_full_name_and_a_bad_one(tmp_path):
+    photo = tmp_path / "hand.png"
+    photo.write_bytes(b"x")
+    assert sidecar_indicator(photo) is None
+    (tmp_path / "hand.png.txt").write_text("indicator y4")
+    assert sidecar_indicator(photo) == parse_tile("y4")
+    (tmp_path / "hand.png.txt").write_text("the indicator was red")
+    with pytest.raises(CheckError, match="names no indicator"):
+        sidecar_indicator(photo)
+    job = Job.of_path(photo, parse_tile("r3"))  # a bad sidecar: that photo's error row, not the option
+    assert job.failure is not None and check(job, lambda image, **kw: []).verdict.kind == "error"
+
+
+def test_photos_in_keeps_the_order_given_and_refuses_what_is_not_there(tmp_path):
+    for name in ("b.jpg", "a.PNG", "notes.txt", "c.webp"):
+        (tmp_path / name).write_bytes(b"x")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "d.jpg").write_bytes(b"x")
+    lone = tmp_path / "sub" / "d.jpg"
+    assert [p.name for p in photos_in([lone, tmp_path])] == ["d.jpg", "a.PNG", "b.jpg", "c.webp"]
+    with pytest.raises(UsageError, match="no such file"):
+        photos_in([tmp_path / "missing.jpg"])
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(UsageError, match="no photos"):
+        photos_in([tmp_path / "empty"])
+
+
+def rack_jpeg(seed: int = 3) -> bytes:
+    """A small rendered rack (its reads come from the stand-in reader)."""
+    import racks
+
+    return racks.jpeg(racks.render(racks.RACKS[0], seed).image)
+
+
+def test_check_all_reads_in_parallel_and_keeps_the_order_given():
+    pytest.importorskip("cv2")
+    data = rack_jpeg()
+    at_once, most = [0], [0]
+    lock = threading.Lock()
+
+    def slow_read(image, indicator=None):
+        with lock:
+            at_once[0] += 1
+            most[0] = max(most[0], at_once[0])
+        time.sleep(0.05)
+        with lock:
+            at_once[0] -= 1
+        return reads_of(WIN15, apart="r3")
+
+    jobs = [Job.of_upload(f"{i}.jpg", data) for i in range(6)] + [Job.of_upload("bad.jpg", b"\xff\xd8junk")]
+    got = list(check_all(jobs, slow_read, workers=3))
+    assert [c.verdict.photo for c in got] == [j.name for j in jobs]
+    assert [c.verdict.kind for c in got] == ["yes"] * 6 + ["error"]
+    assert most[0] > 1  # the photos were read side by side
+
+
+def test_a_crashing_reader_is_one_error_row():
+    pytest.importorskip("cv2")
+
+    def broken(image, indicator=None):
+        raise RuntimeError("model exploded")
+
+    v = check(Job.of_upload("x.jpg", rack_jpeg()), broken).verdict
+    assert v.kind == "error" and "RuntimeError: model exploded" in v.error
+
+
+# ------------------------------------------------------------------ the report ---
+
+def test_the_report_is_one_page_with_a_card_a_photo_and_nothing_fetched():
+    pytest.importorskip("cv2")
+    from okey_vision.check.photos import Checked
+    from okey_vision.ui.report import counts, report_html
+
+    checked = [Checked(judge(reads_of(WIN15, apart="r3"), "w.jpg"), b"\xff\xd8fake"),
+               Checked(judge(reads_of(LOSE14), "l.jpg", indicator="r9")),
+               Checked(judge([], "e<vil>.jpg", indicator="r3"))]
+    page = report_html(checked)
+    assert page.count('<section class="card') == 3 and 'id="photo-3"' in page and 'href="#photo-2"' in page
+    assert "e&lt;vil&gt;.jpg" in page and "<script" not in page
+    assert not re.search(r'(src|href)="(?!data:|#)', page)  # every source embedded, every link inside
+    assert counts([c.verdict for c in checked]) == {"yes": 1, "no": 1, "error": 1}
+    assert 'id="count-yes" data-count="1"' in page
+    tr = report_html(checked, Lang.TR)
+    assert "Bitmez" in tr and "Biter" in tr and 'lang="tr"' in tr
+
+
+# ------------------------------------------------------------------ end to end ---
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory) -> Path:
+    """The rendered racks with known hands, as photos (and a sidecar)."""
+    pytest.importorskip("cv2")
+    import racks
+
+    out = tmp_path_factory.mktemp("hands")
+    racks.write(out)
+    return out
+
+
+def run_check(capsys, *args: str) -> tuple[int, list[dict], str]:
+    code = main(["check", *args, "--json"])
+    out, err = capsys.readouterr()
+    return code, [json.loads(line) for line in out.splitlines() if line.strip()], err
+
+
+@pytest.fixture(scope="module")
+def rows(folder, tmp_path_factory) -> tuple[int, list[dict], Path]:
+    """The folder checked once (JSON rows and the report), for several tests."""
+    report = tmp_path_factory.mktemp("report") / "report.html"
+    import io
+    from contextlib import redirect_stdout
+
+    buf = io.StringIO()
+    with redirect_stdout(buf):
+        code = main(["check", str(folder), "--json", "--html", str(report)])
+    return code, [json.loads(line) for line in buf.getvalue().splitlines()], report
+
+
+@needs_reader
+def test_every_verdict_is_the_solvers_on_the_true_hand(folder, rows):
+    import racks
+
+    code, got, _ = rows
+    by_name = {Path(r["photo"]).stem: r for r in got}
+    assert sorted(by_name) == sorted(r.name for r in racks.RACKS)
+    for rack in racks.RACKS:
+        row = by_name[rack.name]
+        want = solve_result([t.name for t in rack.hand], rack.indicator)
+        assert row["error"] is None, row
+        assert row["tiles"] == want["hand"] and row["indicator"] == rack.indicator, row
+        assert row["can_declare"] is want["can_declare"] is rack.can_declare, row
+        assert row["declare"] == want["declare"], row
+        assert row["indicator_from"] == ("photo" if rack.shown else "sidecar")
+        assert (row["distance"] == 0) is rack.can_declare
+        # a read to check by eye is listed with its place on the rack, from 1 (here all of them are right)
+        assert all(row["tiles"][f["position"] - 1] == f["tile"] for f in row["flagged"]), row["flagged"]
+    kinds = {r["declare"]["kind"] for r in got if r["declare"]}
+    assert kinds == {"melds", "pairs"} and any(r["declare"]["okey_discard"] for r in got if r["declare"])
+    assert code == 1  # two hands cannot be declared
+
+
+@needs_reader
+def test_the_report_has_a_card_a_photo_and_the_jsons_counts(rows):
+    _, got, report = rows
+    page = report.read_text(encoding="utf-8")
+    assert page.count('<section class="card') == len(got) == 6
+    yes = sum(r["can_declare"] for r in got)
+    assert f'id="count-yes" data-count="{yes}"' in page and f'id="count-no" data-count="{6 - yes}"' in page
+    assert page.count("data:image/jpeg;base64,") == 6
+
+
+@needs_reader
+def test_a_damaged_photo_is_one_error_row_and_the_others_are_unchanged(folder, rows, tmp_path, capsys):
+    shutil.copytree(folder, tmp_path / "hands")
+    (tmp_path / "hands" / "damaged.jpg").write_bytes(rack_jpeg()[:600])
+    (tmp_path / "hands" / "empty.png").write_bytes(b"")
+    code, got, _ = run_check(capsys, str(tmp_path / "hands"))
+    assert code == 1
+    errors = [r for r in got if r["error"]]
+    assert [Path(r["photo"]).name for r in errors] == ["damaged.jpg", "empty.png"]
+    assert "damaged" in errors[0]["error"] and "empty" in errors[1]["error"]
+    assert all(r["can_declare"] is False and r["tiles"] == [] for r in errors)
+    others = [dict(r, photo=Path(r["photo"]).name) for r in got if not r["error"]]
+    assert others == [dict(r, photo=Path(r["photo"]).name) for r in rows[1]]
+
+
+@needs_reader
+def test_indicator_option_and_sidecar_are_honoured(folder, tmp_path, capsys):
+    lone = tmp_path / "lose14.jpg"
+    shutil.copy(folder / "lose14.jpg", lone)  # without its sidecar: the photo shows no indicator
+    code, (row,), _ = run_check(capsys, str(lone))
+    assert code == 1 and row["error"].endswith("(--indicator, or a sidecar lose14.txt)")
+    code, (row,), _ = run_check(capsys, str(lone), "--indicator", "r9")
+    assert row["indicator"] == "r9" and row["indicator_from"] == "option" and row["distance"] == 1
+    (tmp_path / "lose14.txt").write_text("r9\n")
+    code, (row,), _ = run_check(capsys, str(lone), "--indicator", "k1")  # the sidecar beats the option
+    assert row["indicator"] == "r9" and row["indicator_from"] == "sidecar" and row["distance"] == 1
+
+
+@needs_reader
+def test_exit_0_when_every_hand_can_be_declared(folder, capsys):
+    code = main(["check", str(folder / "win14.jpg"), str(folder / "okey15.jpg")])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "win14.jpg: CAN BE DECLARED. Declare: your 14 tiles are finished as runs and sets" in out
+    assert out.rstrip().endswith("2 photos: 2 can be declared, 0 cannot, 0 not checked.")
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["/no/such/folder"], "no such file or folder"),
+    (["{tmp}"], "no photos in this folder"),
+    (["{tmp}", "--indicator", "x9"], "'x9'"),
+    (["{tmp}", "--indicator", "fj"], "false joker"),
+    (["{tmp}", "--html", "/no/such/dir/r.html"], "no such folder"),
+])
+def test_bad_usage_is_one_line_and_exit_2(tmp_path, capsys, args, needle):
+    code = main(["check", *[a.format(tmp=tmp_path) for a in args]])
+    err = capsys.readouterr().err
+    assert code == 2 and needle in err and len(err.strip().splitlines()) == 1
+
+
+def test_no_path_is_bad_usage(capsys):
+    with pytest.raises(SystemExit) as got:
+        main(["check"])
+    assert got.value.code == 2
+
+
+# ------------------------------------------------------------------ the app's page ---
+
+def test_the_app_page_checks_many_uploads(monkeypatch):
+    pytest.importorskip("streamlit")
+    from streamlit.testing.v1 import AppTest
+
+    from okey_vision.ui import testing as fake
+    from okey_vision.ui.state import KEY
+
+    monkeypatch.setenv("OKEY_VISION_APP_READER", "okey_vision.ui.testing:reader")
+    fake.set_reads(reads_of(WIN15, apart="r3"))
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["page"] = "check"
+    at.run()
+    assert not at.exception
+    data = rack_jpeg()
+    uploader = next(u for u in at.file_uploader if u.key == "check_uploads")
+    uploader.set_value([("one.jpg", data, "image/jpeg"), ("two.jpg", data + b"2", "image/jpeg"),
+                        ("broken.jpg", b"\xff\xd8junk", "image/jpeg")]).run()
+    assert not at.exception
+    checks = at.session_state[KEY].checks
+    assert [c.verdict.kind for c in checks.checked] == ["yes", "yes", "error"]
+    body = " ".join(m.value for m in at.markdown)
+    assert "3 photos: 2 can be declared, 0 cannot, 1 not checked." in body
+    assert body.count('class="okc-verdict') == 3
+    at.radio(key="lang_pick").set_value("tr").run()
+    body = " ".join(m.value for m in at.markdown)
+    assert "3 fotoğraf: 2 el biter, 0 el bitmez, 1 kontrol edilemedi." in body and ">Biter<" in body
