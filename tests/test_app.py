@@ -133,6 +133,8 @@ def test_default_flow_without_reader_still_advises(monkeypatch):
     assert any("not available" in w.value for w in at.warning)
     assert hand_in_pickers(at) == sample_truth()["hand"]
     assert headline(at).startswith("Discard")
+    # the sample's equal discards: the loose b1 is thrown, and the page says why
+    assert "b1 is a loose tile (in no meld), so throw it." in all_text(at)
 
 
 @needs_reader

@@ -81,7 +81,6 @@ class Analysis:
     arrangement: Arrangement
     declaration: Declaration
     advice: Advice | None
-    notes: tuple[str, ...] = ()
     seconds: float = 0.0
 
     @property
@@ -141,12 +140,9 @@ def analyse(tiles: Tiles, indicator: str | Tile | None = None,
         arrangement = arrange(hand, memo=memo)
         declaration = declare(hand, scheme=scheme, memo=memo)
         advice = None
-        notes: list[str] = []
         if len(hand.tiles) in (HAND_SIZE, MAX_HAND):
             advice = advise(hand, scheme=scheme, memo=memo, declaration=declaration)
-        else:
-            notes.append(declaration.note)
-        return Analysis(hand, scheme, arrangement, declaration, advice, tuple(notes), time.perf_counter() - t0)
+        return Analysis(hand, scheme, arrangement, declaration, advice, time.perf_counter() - t0)
     except OkeyError as exc:
         return Problem(str(exc), error=exc)
 

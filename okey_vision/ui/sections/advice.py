@@ -7,7 +7,7 @@ import streamlit as st
 
 from okey_vision.coach import UNREACHABLE, Action
 from okey_vision.coach import text as words
-from okey_vision.tiles import HAND_SIZE, MAX_HAND, Tile
+from okey_vision.tiles import HAND_SIZE, MAX_HAND, Tile, tile_order
 from okey_vision.ui import render
 from okey_vision.ui.advice import Analysis, groups_for_display, take_or_draw
 from okey_vision.ui.sections.common import TILE_NAMES, html, tx
@@ -30,8 +30,9 @@ def show_action(app: AppState, a: Analysis) -> None:
         if throw is not None and len(a.hand.tiles) == MAX_HAND:
             html(render.css(app.lang) + render.action_html(tx("throw_this"), throw, a.okey, app.lang))
         ties = [o for o in a.discards[1:] if rec is not None and (o.distance, o.outs) == (rec.distance, rec.outs)]
-        if rec is not None and ties and a.finish is None:
-            st.caption(in_words(words.ties_text(rec, ties, app.lang), app.lang))
+        if rec is not None and ties and a.finish is None:  # which of the equal discards, and why that one
+            choice = words.choice_text(advice, app.lang) if advice is not None else None
+            st.caption(in_words(choice or words.ties_text(rec, ties, app.lang), app.lang))
         elif advice is not None and advice.action is not Action.DECLARE:
             st.caption(tx("why", reason=words.explain(advice, app.lang)))  # tx says its tiles in words
     photo = app.photo
@@ -54,8 +55,10 @@ def show_advice(app: AppState, a: Analysis) -> None:
     st.markdown(f"**{caption}**")
     html(render.hand_html(melds, left, okey, discard=discard, lang=lang))
     if a.finish is not None and len(a.declaration.finishes) > 1:
-        others = sorted({f"{f.discard.name if f.discard else '-'} ({words.kind_label(f.kind, lang)}, "
-                         f"{f.points(a.scheme)} {tx('points')})" for f in a.declaration.finishes if f != a.finish})
+        rest = sorted((f for f in a.declaration.finishes if f != a.finish),
+                      key=lambda f: tile_order(f.discard) if f.discard else -1)
+        others = list(dict.fromkeys(f"{f.discard.name if f.discard else '-'} ({words.kind_label(f.kind, lang)}, "
+                                    f"{f.points(a.scheme)} {tx('points')})" for f in rest))
         st.caption(tx("other_declares", ways="; ".join(others)))
     if a.discards and len(a.hand.tiles) == MAX_HAND:
         st.markdown(f"**{tx('discards_best_first')}**")
@@ -70,9 +73,8 @@ def show_advice(app: AppState, a: Analysis) -> None:
                                key="offered", format_func=lambda v: tile_word(v, lang))
         if offered:
             st.info(in_words(take_or_draw(a, offered, memo=app.coach.memo, lang=lang), lang))
-    for note in a.notes:
-        if note:
-            st.caption(in_words(note, lang))
+    if advice is None and (note := words.declare_note(a.declaration, lang)):  # too few tiles to advise
+        st.caption(in_words(note, lang))
 
 
 def options_rows(a: Analysis, top: int = 8) -> list[tuple[Tile, str, int, tuple[Tile, ...], bool]]:
