@@ -46,7 +46,7 @@ def align(given: Sequence[str], reads: Sequence[str]) -> list[tuple[int, int]]:
     return pairs
 
 
-def enough(pairs: Sequence[tuple[int, int]], reads: int) -> bool:
+def enough(pairs: Sequence[object], reads: int) -> bool:
     """Whether an alignment holds at least half of the ``reads`` (else the list is refused)."""
     return reads > 0 and 2 * len(pairs) >= reads
 

@@ -189,7 +189,7 @@ def fit_network(kind: str, classes: Sequence[str], feats: np.ndarray, probs: np.
         probs /= probs.sum(1, keepdims=True)
     fitted = fit_expert(kind, classes, feats, probs, labels, min_count)
     before = int((logp.argmax(1) != y).sum())
-    return Fitted(fitted.expert, int(len(y)), before, fitted.after if fitted.expert is not None else shifted,
+    return Fitted(fitted.expert, len(y), before, fitted.after if fitted.expert is not None else shifted,
                   fitted.shown, shift, shifted)
 
 
@@ -257,7 +257,7 @@ def fit_expert(kind: str, classes: Sequence[str], feats: np.ndarray, probs: np.n
     means, counts = _prototypes(kind, f, y, k, min_count)
     shown = {classes[c]: int(counts[c]) for c in range(k) if counts[c]}
     if not len(y) or np.isnan(means).all():
-        return Fitted(None, int(len(y)), 0, 0, shown)
+        return Fitted(None, len(y), 0, 0, shown)
     scale = _spread(f, y, means) if kind == INK else np.ones(f.shape[1])
     base = Expert(kind, tuple(classes), means, counts, scale)
     left_out = _left_out_scores(base, f, y, min_count)
@@ -277,7 +277,7 @@ def fit_expert(kind: str, classes: Sequence[str], feats: np.ndarray, probs: np.n
         best_score = tried[best]
     w, r, cap = best
     expert = Expert(kind, tuple(classes), means, counts, scale, w, r, cap)
-    return Fitted(expert, int(len(y)), before[0], best_score[0], shown)
+    return Fitted(expert, len(y), before[0], best_score[0], shown)
 
 
 __all__ = ["INK_GRID", "MIN_NUMBER", "SHAPE_GRID", "SHIFT_PENALTIES", "Fitted", "choose_shift", "colour_label", "fit",

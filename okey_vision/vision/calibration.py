@@ -228,7 +228,8 @@ class Expert:
         return ~np.isnan(self.means).any(1)
 
     def scores(self, feats: np.ndarray) -> np.ndarray:
-        """How near each crop lies to each class's prototype (<= 0, 0 on it), (n, k); NaN: no prototype or no feature."""
+        """How near each crop lies to each class's prototype (<= 0, 0 on it),
+        (n, k); NaN: no prototype or no feature."""
         if self.kind == INK:
             d = (feats[:, None, :] - self.means[None, :, :]) / self.scale
             return -0.5 * (d ** 2).sum(-1)
@@ -333,8 +334,8 @@ class Calibration:
         """Write the calibration (atomically: a reader never sees half a file)."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        meta = {"format": FORMAT, "light": list(self.light), "crops": self.crops, "photos": self.photos, "made": self.made,
-                "models": self.models, "report": self.report,
+        meta = {"format": FORMAT, "light": list(self.light), "crops": self.crops, "photos": self.photos,
+                "made": self.made, "models": self.models, "report": self.report,
                 "colour": list(self.colour.classes) if self.colour else None,
                 "number": list(self.number.classes) if self.number else None}
         arrays: dict[str, np.ndarray] = {"meta": np.array(json.dumps(meta))}
