@@ -181,7 +181,7 @@ def test_the_guard_refuses_a_calibration_that_reads_worse(shipped, sample_image,
     from okey_vision.calibrate import guard, learn as learn_module
 
     Store(data).add("p", [(0, "r4", crop_of(sample_image, shipped.read(sample_image)[0].quad))], "test")
-    bad = shifted_calibration(shipped, [-4.0, 4.0, 0.0, 0.0, 0.0])  # every red read yellow
+    bad = shifted_calibration(shipped, [-40.0, 40.0, 0.0, 0.0, 0.0])  # every red read yellow, at any pull tried
     monkeypatch.setattr(learn_module, "fit", lambda *a, **k: bad)
     monkeypatch.setattr(learn_module, "guard", lambda r, c, f: guard.guard(r, c, f, guard.sample_cases()))
     learned = learn(shipped, data)
@@ -189,6 +189,29 @@ def test_the_guard_refuses_a_calibration_that_reads_worse(shipped, sample_image,
     assert learned.saved is None and not calibration_path(data).exists()
     text = " ".join(learned.lines())
     assert "Not used: on the sample rack photo" in text and "the reader stays as it was." in text
+
+
+def test_the_guard_falls_back_to_a_weaker_pull_that_reads_as_well(shipped, sample_image, data, monkeypatch):
+    from okey_vision.calibrate import guard, learn as learn_module
+
+    Store(data).add("p", [(0, "r4", crop_of(sample_image, shipped.read(sample_image)[0].quad))], "test")
+    judge = guard.sample_cases()
+    strong = shifted_calibration(shipped, [-4.0, 4.0, 0.0, 0.0, 0.0])
+    full = guard.guard(shipped, strong, data, judge)
+    weakest = guard.guard(shipped, strong.weakened(learn_module.STRENGTHS[-1]), data, judge)
+    assert not full.passed and weakest.passed  # the case the fallback is for
+    monkeypatch.setattr(learn_module, "fit", lambda *a, **k: strong)
+    monkeypatch.setattr(learn_module, "guard", lambda r, c, f: guard.guard(r, c, f, judge))
+    learned = learn(shipped, data)
+    assert learned.saved is not None and learned.verdict is not None and learned.verdict.passed
+    kept = Calibration.load(learned.saved)
+    strength = kept.report["strength"]
+    assert strength in learn_module.STRENGTHS[1:]
+    np.testing.assert_allclose(kept.colour_shift, strong.colour_shift * strength)
+    assert kept.report["full_guard"]["calibrated"] == full.calibrated
+    text = " ".join(learned.lines())
+    assert f"it is used at {round(100 * strength)} % of its pull." in text
+    assert f"it is used at {round(100 * strength)} % of its pull." in " ".join(show(data))
 
 
 def test_reset_gives_back_the_shipped_reads_exactly(shipped, sample_image, data):

@@ -182,11 +182,12 @@ def fit_network(kind: str, classes: Sequence[str], feats: np.ndarray, probs: np.
     """One network's shift, then its expert on the shifted probabilities."""
     y = np.asarray(labels, np.int64)
     logp = np.log(np.clip(probs, 1e-9, None))
-    shift, shifted = choose_shift(logp, y)
-    if shift is not None:
-        z = logp + shift
-        probs = np.exp(z - z.max(1, keepdims=True))
-        probs /= probs.sum(1, keepdims=True)
+    shift, _ = choose_shift(logp, y)
+    known = fit_expert(kind, classes, feats, probs, labels, min_count).expert
+    if shift is not None:  # as the reader applies it: gated by the crops' likeness to the prototypes
+        member = known.membership(np.nan_to_num(feats, nan=np.inf)) if known is not None else None
+        probs = Calibration.shifted(probs, shift, np.ones(len(y)), member)
+    shifted = int((probs.argmax(1) != y).sum())
     fitted = fit_expert(kind, classes, feats, probs, labels, min_count)
     before = int((logp.argmax(1) != y).sum())
     return Fitted(fitted.expert, len(y), before, fitted.after if fitted.expert is not None else shifted,

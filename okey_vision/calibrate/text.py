@@ -48,6 +48,10 @@ SENTENCES: dict[str, tuple[str, str]] = {
                      "{shipped}; the reader stays as it was.",
                      "Kullanılmadı: {judge} üzerinde {tiles} taşın {calibrated} tanesini doğru okudu, kurulu "
                      "okuyucu {shipped} tanesini; okuyucu olduğu gibi kalıyor."),
+    "weakened": ("At its full pull it read {calibrated} of {tiles} of those tiles right, fewer than the shipped "
+                 "reader's {shipped}; it is used at {percent} % of its pull.",
+                 "Tam gücüyle o taşların {tiles} tanesinden {calibrated} tanesini doğru okudu, kurulu okuyucunun "
+                 "{shipped} tanesinden az; %{percent} gücüyle kullanılıyor."),
     "saved": ("The reader reads your set with it from the next photo on ({path}).",
               "Okuyucu bir sonraki fotoğraftan itibaren senin takımını onunla okuyor ({path})."),
     # calibrate reset, show

@@ -42,7 +42,7 @@ import hashlib
 import json
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -75,6 +75,8 @@ MIN_INK = 8
 #: benchmark's photos, and on the guard's views): 11 rather than 19 of 45
 #: misreads left, the guard's 550 tiles read alike.
 LIGHT_MARGIN = 0.5
+#: A numeral's shape matches its prototype to exp(-1/2) when their cosine is this far below 1.
+SHAPE_SPREAD = 0.15
 #: Orientation bins of the numerals' gradient histogram (:func:`shape_features`).
 ORIENTATIONS = 9
 
@@ -235,6 +237,15 @@ class Expert:
             return -0.5 * (d ** 2).sum(-1)
         return feats @ np.nan_to_num(self.means).T - 1.0 + np.where(self.known, 0.0, np.nan)[None, :]
 
+    def membership(self, feats: np.ndarray) -> np.ndarray:
+        """How well each crop matches each class's prototype, 0..1 (0: a class
+        never shown, or a crop without a feature): exp(-d^2 / 2) in spreads
+        for ink, the cosine's shortfall in :data:`SHAPE_SPREAD` for shape."""
+        s = self.scores(feats)
+        if self.kind == SHAPE:
+            s = -0.5 * (s / SHAPE_SPREAD) ** 2
+        return np.nan_to_num(np.exp(s), nan=0.0)
+
     def terms(self, feats: np.ndarray) -> np.ndarray:
         """The expert's log factor for each crop and class (:func:`vote`)."""
         return vote(self.scores(feats), self.weight, self.reference, self.cap)
@@ -289,12 +300,18 @@ class Calibration:
     report: dict = field(default_factory=dict, repr=False)
 
     @staticmethod
-    def shifted(probs: np.ndarray, shift: np.ndarray | None, say: np.ndarray) -> np.ndarray:
+    def shifted(probs: np.ndarray, shift: np.ndarray | None, say: np.ndarray,
+                member: np.ndarray | None = None) -> np.ndarray:
         """Probabilities (n, k) with a log-prior ``shift`` (k,) added, each
-        crop's scaled by its ``say`` (0..1), renormalised."""
+        crop's scaled by its ``say`` (0..1), renormalised. With ``member``
+        (n, k: how well each crop matches each class's prototype, 0..1) a
+        class is only raised, and only as far as the crop looks like it: a
+        black tile of another set, read black by the network, is not pushed
+        to the blue this set's navy needed."""
         if shift is None or not len(probs) or not np.any(shift):
             return probs
-        logp = np.log(np.clip(probs, 1e-9, None)) + say[:, None] * shift[None, :]
+        step = say[:, None] * (shift[None, :] if member is None else member * np.maximum(shift, 0.0)[None, :])
+        logp = np.log(np.clip(probs, 1e-9, None)) + step
         p = np.exp(logp - logp.max(1, keepdims=True))
         return p / p.sum(1, keepdims=True)
 
@@ -315,13 +332,30 @@ class Calibration:
         say = self.say(crops)
         if not say.any():
             return number, colour
-        number = self.shifted(number, self.number_shift, say)
-        colour = self.shifted(colour, self.colour_shift, say)
-        if self.number is not None and self.number.weight > 0:
-            number = self.number.apply(number, shape_features(crops), say)
-        if self.colour is not None and self.colour.weight > 0:
-            colour = self.colour.apply(colour, ink_features(wb_crops), say)
+        shape = shape_features(crops) if self.number is not None else None
+        ink = ink_features(wb_crops) if self.colour is not None else None
+        for name, expert, feats in (("number", self.number, shape), ("colour", self.colour, ink)):
+            probs = number if name == "number" else colour
+            shift = self.number_shift if name == "number" else self.colour_shift
+            member = expert.membership(feats) if expert is not None and feats is not None else None
+            probs = self.shifted(probs, shift, say, member)
+            if expert is not None and expert.weight > 0 and feats is not None:
+                probs = expert.apply(probs, feats, say)
+            number, colour = (probs, colour) if name == "number" else (number, probs)
         return number, colour
+
+    def weakened(self, strength: float) -> Calibration:
+        """The same calibration at ``strength`` (0..1) of its pull: shifts,
+        experts' weights and caps scaled (the guard's fallback)."""
+        def scale(e: Expert | None) -> Expert | None:
+            return None if e is None else replace(e, weight=e.weight * strength, cap=e.cap * strength)
+
+        def shift(s: np.ndarray | None) -> np.ndarray | None:
+            return None if s is None else s * strength
+
+        return replace(self, colour=scale(self.colour), number=scale(self.number),
+                       colour_shift=shift(self.colour_shift), number_shift=shift(self.number_shift),
+                       report={**self.report, "strength": strength})
 
     @property
     def active(self) -> bool:

@@ -111,7 +111,10 @@ class RackReader:
         self._cal_file: Path | None = None
         self._cal: Calibration | None = calibration if isinstance(calibration, Calibration) else None
         if calibration is True:
-            self._cal_file = calibration_path()
+            try:
+                self._cal_file = calibration_path()
+            except ImportError:  # platformdirs missing (an older install): read as shipped
+                self._cal_file = None
         elif isinstance(calibration, (str, Path)):
             self._cal_file = Path(calibration)
         self._cal_stamp: tuple[int, int] | None = None
