@@ -9,6 +9,6 @@ os.environ.setdefault("YOLO_OFFLINE", "1")
 # Issue 28: the player's corrections and calibration live in their data
 # folder; the tests keep theirs in a folder of their own, so a calibration on
 # this machine never changes what the tests read (and nothing is left behind).
-import tempfile  # noqa: E402
+import tempfile
 
 os.environ["OKEY_VISION_DATA"] = tempfile.mkdtemp(prefix="okey-vision-data-")

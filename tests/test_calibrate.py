@@ -178,7 +178,8 @@ def shifted_calibration(reader: RackReader, shift) -> Calibration:
 
 
 def test_the_guard_refuses_a_calibration_that_reads_worse(shipped, sample_image, data, monkeypatch):
-    from okey_vision.calibrate import guard, learn as learn_module
+    from okey_vision.calibrate import guard
+    from okey_vision.calibrate import learn as learn_module
 
     Store(data).add("p", [(0, "r4", crop_of(sample_image, shipped.read(sample_image)[0].quad))], "test")
     bad = shifted_calibration(shipped, [-40.0, 40.0, 0.0, 0.0, 0.0])  # every red read yellow, at any pull tried
@@ -192,7 +193,8 @@ def test_the_guard_refuses_a_calibration_that_reads_worse(shipped, sample_image,
 
 
 def test_the_guard_falls_back_to_a_weaker_pull_that_reads_as_well(shipped, sample_image, data, monkeypatch):
-    from okey_vision.calibrate import guard, learn as learn_module
+    from okey_vision.calibrate import guard
+    from okey_vision.calibrate import learn as learn_module
 
     Store(data).add("p", [(0, "r4", crop_of(sample_image, shipped.read(sample_image)[0].quad))], "test")
     judge = guard.sample_cases()

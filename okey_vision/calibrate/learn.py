@@ -22,7 +22,6 @@ from okey_vision.vision.calibration import Calibration, CalibrationError, calibr
 from okey_vision.vision.reader import RackReader
 from okey_vision.vision.reads import TileRead
 
-
 #: The pulls tried, strongest first, until one reads the guard's photos at
 #: least as well as the shipped reader. A set's calibration can pull other
 #: sets' tiles too far (five photos of a navy-and-orange set turned nine
