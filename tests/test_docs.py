@@ -135,8 +135,8 @@ def test_readme_library_block_runs():
     exec(compile(block, "README.md", "exec"), {"__name__": "readme"})
 
 
-#: Paths a document names in backticks: repository files, or package files
-#: written from inside ``okey_vision/`` (``vision/reader.py``).
+#: Paths a document names in backticks: beside the document, in the repository,
+#: or package files written from inside ``okey_vision/`` (``vision/reader.py``).
 PATH_RE = re.compile(r"`((?:[\w.-]+/)*[\w.-]+\.(?:py|md|yaml|json|json\.gz|onnx|png|jpg|sh))`")
 
 
@@ -152,8 +152,8 @@ def test_every_file_a_current_document_names_exists(doc):
     for name in sorted(named_paths(doc.read_text(encoding="utf-8"))):
         if name.startswith("../"):
             continue  # the shared rules and data sets lie beside the checkout, not in it
-        places = [ROOT / name, ROOT / "okey_vision" / name, ROOT / "datasets" / name, ROOT / "tests" / name,
-                  ROOT / "models" / name]
+        places = [doc.parent / name, ROOT / name, ROOT / "okey_vision" / name, ROOT / "datasets" / name,
+                  ROOT / "tests" / name, ROOT / "models" / name]
         if not any(p.exists() for p in places):
             missing.append(name)
     assert not missing, f"{doc.name} names files that do not exist: {missing}"
