@@ -187,7 +187,7 @@ def far_hand(rng: random.Random, size: int = 15, links: int | None = None) -> tu
 SLOW_HANDS: tuple[tuple[str, str, str | None], ...] = (
     # issue 26: 0.66-0.94 s (distance 6; three discards need a gap more, each searched deep)
     ("r1 r5 r9 y2 y6 y11 b3 b7 b13 k4 k8 k12 fj r12 y9", "r3", None),
-    # README (issue 14): ~350 ms, its best templates need 6 gaps and the okey discard is searched alone
+    # issue 14 (docs/results.md): ~350 ms, its best templates need 6 gaps and the okey discard is searched alone
     ("y12 b2 k10 y8 r10 k1 b2 y10 b13 y4 b3 b5 r9 r3 k5", "k4", None),
     # issue 14: seven pairs with both okeys, 1.8 s before the seven-pairs bound
     ("b4 b4 b6 r7 k7 k7 r13 r13 r8 r8 b6 k12 k2 k2 y10", "b5", None),

@@ -89,5 +89,5 @@ def test_the_simulator_conserves_tiles_with_the_lookahead():
 
 def test_the_lookahead_is_a_switch():
     assert not Rules().lookahead and not BASIC.lookahead and Rules().explain is False
-    # Measured no stronger on the tuning seed (README, "Coach strength"): off in the kept rules.
+    # Measured no stronger on the tuning seed (docs/results.md, "Coach strength"): off in the kept rules.
     assert not RULES.lookahead and not RULES.look_take and RULES.explain

@@ -75,16 +75,17 @@ def test_canvas_boxes_map_back_to_the_photo() -> None:
     # a long strip: chunks overlap, sit on stacked canvases; a tile found on
     # any chunk maps back to where it is in the photo
     photo_to_strip = np.array([[0.5, 0, -10], [0, 0.5, -20], [0, 0, 1]], np.float64)
-    rs = rectify.RowStrip((0, 1, 2), photo_to_strip, (2000, rectify.STRIP_H), 0.0)
-    strip = np.zeros((rectify.STRIP_H, 2000, 3), np.uint8)
+    rs = rectify.RowStrip((0, 1, 2), photo_to_strip, (2000, rectify.DEFAULT.strip_h), 0.0)
+    strip = np.zeros((rectify.DEFAULT.strip_h, 2000, 3), np.uint8)
     pages = rectify.canvases([strip])
-    assert all(c.shape == (rectify.CANVAS, rectify.CANVAS, 3) for c, _ in pages)
+    assert all(c.shape == (rectify.DEFAULT.canvas, rectify.DEFAULT.canvas, 3) for c, _ in pages)
     starts = [p.x0 for _, places in pages for p in places]
-    assert starts[0] == 0 and starts[-1] + rectify.CANVAS >= 2000
-    assert all(b - a == rectify.CANVAS - rectify.STRIP_H for a, b in itertools.pairwise(starts))
+    assert starts[0] == 0 and starts[-1] + rectify.DEFAULT.canvas >= 2000
+    assert all(b - a == rectify.DEFAULT.canvas - rectify.DEFAULT.strip_h for a, b in itertools.pairwise(starts))
     tile_in_strip = box_quad((1500, 10, 1530, 50))
-    _, places = next((c, ps) for c, ps in pages if any(p.x0 <= 1500 and p.x0 + rectify.CANVAS >= 1530 for p in ps))
-    p = next(p for p in places if p.x0 <= 1500 and p.x0 + rectify.CANVAS >= 1530)
+    size = rectify.DEFAULT.canvas
+    _, places = next((c, ps) for c, ps in pages if any(p.x0 <= 1500 and p.x0 + size >= 1530 for p in ps))
+    p = next(p for p in places if p.x0 <= 1500 and p.x0 + rectify.DEFAULT.canvas >= 1530)
     on_canvas = tile_in_strip - [p.x0, -p.y0]
     back = rectify.to_photo(on_canvas, places, [rs])
     assert back == pytest.approx(box_quad((3020, 60, 3080, 140)))

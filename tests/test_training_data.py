@@ -37,7 +37,7 @@ def test_strip_canvases_are_labelled_with_the_true_faces(tmp_path, monkeypatch) 
             if not line:
                 continue
             _, x, y, w, _h = map(float, line.split())
-            s = rectify.CANVAS
+            s = rectify.DEFAULT.canvas
             assert (x - w / 2) * s >= 0 and (x + w / 2) * s <= s + 1e-6
             boxes += 1
             # the label's centre lies inside a true rack face mapped onto this canvas

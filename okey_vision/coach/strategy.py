@@ -64,7 +64,7 @@ class Rules:
 #: Distance, then outs: the advice before issue 14 (it advised waiting for an
 #: okey-discard finish; the old bot never waited: ``BASIC`` with ``wait=False``).
 BASIC = Rules()
-#: The rules kept: measured stronger on the tuning seeds (README, "Coach
+#: The rules kept: measured stronger on the tuning seeds (docs/results.md, "Coach
 #: strength"). Waiting measured no gain for the bot (fewer wins, the same
 #: net points), so the advice declares at once, as the bot does; the
 #: lookahead measured no gain either and stays off. Equal discards go as a

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import shutil
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -139,7 +140,7 @@ def strip_labels(scene: Scene, places: list[tuple[RowStrip, Placement]]) -> list
 
     lines = []
     for rs, p in places:
-        x_hi = min(rectify.CANVAS, rs.size[0] - p.x0)
+        x_hi = min(rectify.DEFAULT.canvas, rs.size[0] - p.x0)
         for tl in scene.tiles:
             q = rectify.to_canvas(np.asarray(tl.quad, np.float64), p, rs)
             x1, y1 = q.min(0)
@@ -149,7 +150,7 @@ def strip_labels(scene: Scene, places: list[tuple[RowStrip, Placement]]) -> list
             cx2, cy2 = min(x2, x_hi), min(y2, p.y0 + rs.size[1])
             if area <= 0 or cx2 <= cx1 or cy2 <= cy1 or (cx2 - cx1) * (cy2 - cy1) < STRIP_MIN_SHARE * area:
                 continue
-            lines.append(yolo_line(0, (cx1, cy1, cx2, cy2), rectify.CANVAS, rectify.CANVAS))
+            lines.append(yolo_line(0, (cx1, cy1, cx2, cy2), rectify.DEFAULT.canvas, rectify.DEFAULT.canvas))
     return lines
 
 
@@ -169,7 +170,7 @@ def strip_canvases(scene: Scene, seed: int, index: int
     if len(rack) < 3:
         return []
     loose = [q + rng.normal(0, STRIP_JITTER * quad_axes(q)[3], q.shape) for q in rack]
-    strips = rectify.row_strips(scene.image, loose, min_lean=0.0)
+    strips = rectify.row_strips(scene.image, loose, replace(rectify.DEFAULT, min_lean=0.0))
     rows = [rs for rs, _ in strips]
     return [(canvas, [(rows[p.strip], p) for p in places])
             for canvas, places in rectify.canvases([im for _, im in strips])]

@@ -169,8 +169,90 @@ class CropConfig:
     grow_tall: float = 0.02
     grow_wide: float = 0.03
     #: Drop detections whose face shows no ink: blank or face-down tiles,
-    #: which the detectors were never taught.
+    #: which the detectors were never taught ...
     drop_blanks: bool = True
+    #: ... ink being a pixel this far from the face's colour (Lab, |dL| + 1.5
+    #: |dab|, white-balanced; farther than ``RefineConfig.face_distance``, where
+    #: a pixel merely stops looking like the face: shading is not ink) ...
+    ink_distance: float = 45.0
+    #: ... on at least this share of the face's middle.
+    ink_share: float = 0.015
+
+
+@dataclass(frozen=True)
+class RefineConfig:
+    """Fitting a tile's corners to its face's edges (``vision/refine.py``)."""
+
+    #: Tile height in the search patch (px): the edges are found to about a pixel
+    #: here, i.e. ~2.5 % of the tile's height.
+    patch_h: int = 40
+    #: How far a side may move (fraction of the tile's height, or width for the
+    #: left/right sides): the detector's corners are off by a median 17 % and a
+    #: 90th percentile 41 % of the height on the validation renders.
+    search: float = 0.35
+    #: Strip depth either side of a candidate edge (patch px).
+    strip: tuple[int, ...] = (1, 2, 3)
+    #: Share of a side's length sampled (its middle: rounded corners left out).
+    span: float = 0.7
+    #: Coarse search step (patch px); then every pixel within a step of the best.
+    coarse_step: float = 2.0
+    #: Samples along a side.
+    samples: int = 14
+    #: A side moves only if its face-inside / not-face-outside contrast reaches
+    #: this (face-likeness difference, 0..1); weaker edges (two tiles touching
+    #: without a gap) keep the detector's side. Stricter (0.35 on every side)
+    #: read 78.3 vs 78.8 % of the validation tiles (measured before the
+    #: plausibility gates, with the refined boxes reported).
+    min_contrast: float = 0.25
+    #: The same for the left and right sides, where two tiles often touch
+    #: (0.45 with ``patch_h`` 64: 79.0 vs 78.8 % in that same earlier setting,
+    #: but 96 false reads vs 92; not kept on one set's 0.2 points).
+    min_contrast_side: float = 0.25
+    #: Pull towards the detected side: score lost per patch px moved (on average
+    #: over the side's two ends).
+    pull: float = 0.004
+    #: Colour distance (Lab: |dL| + 1.5 |dab|) at which a pixel stops looking like the face.
+    face_distance: float = 40.0
+    #: The refined quad is kept only if its area is within this ratio of the
+    #: detection's and its height / width within this ratio of the detection's.
+    area_ratio: tuple[float, float] = (0.6, 1.6)
+    aspect_ratio: tuple[float, float] = (0.7, 1.45)
+    #: ... and only if it is nearly a parallelogram (a tile is small against the
+    #: camera distance: its opposite sides differ in direction by at most this,
+    #: degrees) whose corners are not too sharp (a side view shears the face by
+    #: up to ~40 degrees).
+    max_side_skew: float = 12.0
+    min_corner_angle: float = 45.0
+    #: Refinement passes (each searches again in the frame of the last). A second
+    #: pass read 77.9 vs 78.2 % of the validation tiles (gates on, the refined
+    #: quad read at two margins).
+    passes: int = 1
+
+
+@dataclass(frozen=True)
+class RectifyConfig:
+    """Rack rows warped level and square-on for a second detector pass (``vision/rectify.py``)."""
+
+    #: Height of a rectified row strip (px), margins included: the tiles come out
+    #: about ``strip_h / (1 + 2 * margin)`` px tall, a size both detectors read well.
+    strip_h: int = 72
+    #: Band grown above and below the fitted tile tops and bottoms, as a share of
+    #: the row's height: the fitted lines are loose, and the detector reads a tile
+    #: better with some rack around it. Chosen on the player-style validation
+    #: renders (seed 9201) and the real training photos (models/README.md).
+    margin: float = 0.5
+    #: The band runs this many tile widths past the row's first and last tile.
+    extend: float = 0.8
+    #: A row whose tiles lean less than this (shear, strip px across per px down)
+    #: is left as the first pass read it.
+    min_lean: float = 0.1
+    #: Shears tried by :func:`lean` (both ways).
+    max_lean: float = 1.0
+    lean_steps: int = 41
+    #: Side of the square canvases the strips are stacked on (the detector's size).
+    canvas: int = 416
+    #: Vertical gap between stacked strips (px).
+    gap: int = 8
 
 
 @dataclass(frozen=True)
@@ -265,6 +347,8 @@ class ReaderConfig:
     detect: DetectConfig = field(default_factory=DetectConfig)
     fuse: FuseConfig = field(default_factory=FuseConfig)
     crop: CropConfig = field(default_factory=CropConfig)
+    refine: RefineConfig = field(default_factory=RefineConfig)
+    rectify: RectifyConfig = field(default_factory=RectifyConfig)
     classify: ClassifyConfig = field(default_factory=ClassifyConfig)
     order: OrderConfig = field(default_factory=OrderConfig)
     flags: FlagConfig = field(default_factory=FlagConfig)
@@ -306,5 +390,5 @@ def _value(raw: str, current: Any, item: str) -> Any:
 #: The shipped settings.
 DEFAULT = ReaderConfig()
 
-__all__ = ["ClassifyConfig", "CropConfig", "DEFAULT", "DetectConfig", "FlagConfig", "FuseConfig",
-           "GREYSCALE_REASON", "LookConfig", "NormaliseConfig", "OrderConfig", "ReaderConfig"]
+__all__ = ["DEFAULT", "GREYSCALE_REASON", "ClassifyConfig", "CropConfig", "DetectConfig", "FlagConfig", "FuseConfig",
+           "LookConfig", "NormaliseConfig", "OrderConfig", "ReaderConfig", "RectifyConfig", "RefineConfig"]

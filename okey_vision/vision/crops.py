@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from okey_vision.vision.config import CropConfig
 from okey_vision.vision.resize import shrink_by
 
 #: Number classifier classes.
@@ -223,11 +224,14 @@ def is_greyscale(img: np.ndarray, tol: float = 3.0) -> bool:
     return float(np.percentile(spread, 99)) <= tol
 
 
-def has_ink(img: np.ndarray, quad: Quad, min_share: float = 0.015) -> bool:
+def has_ink(img: np.ndarray, quad: Quad, min_share: float = CropConfig.ink_share,
+            distance: float = CropConfig.ink_distance) -> bool:
     """Whether a tile's face (the quad shrunk 15 % on every side, so no rack
-    or neighbour shows) holds ink: enough pixels far from the face's colour
-    (white-balanced). A blank / face-down tile holds none (:func:`have_ink`)."""
-    return have_ink(img, [quad], min_share)[0]
+    or neighbour shows) holds ink: at least ``min_share`` of its pixels
+    ``distance`` or more from the face's colour (white-balanced). A blank /
+    face-down tile holds none (:func:`have_ink`; the reader's values are
+    ``CropConfig.ink_share`` and ``ink_distance``)."""
+    return have_ink(img, [quad], min_share, distance)[0]
 
 
 def _masked_median(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -240,9 +244,10 @@ def _masked_median(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return (vals[rows, start + cnt // 2] + vals[rows, start + (cnt - 1) // 2]) / 2
 
 
-def have_ink(img: np.ndarray, quads: Sequence[Quad], min_share: float = 0.015) -> list[bool]:
+def have_ink(img: np.ndarray, quads: Sequence[Quad], min_share: float = CropConfig.ink_share,
+             distance: float = CropConfig.ink_distance) -> list[bool]:
     """:func:`has_ink` for many quads at once: the reference is the median Lab
-    of each face's brighter 40 %, ink a pixel over 45 from it (|dL| + 1.5 |dab|)."""
+    of each face's brighter 40 %, ink a pixel over ``distance`` from it (|dL| + 1.5 |dab|)."""
     import cv2
 
     if not len(quads):
@@ -254,4 +259,4 @@ def have_ink(img: np.ndarray, quads: Sequence[Quad], min_share: float = 0.015) -
     ref = _masked_median(lab, lab[..., 0] >= thr[:, None])
     dist = np.abs(lab[..., 0] - ref[:, None, 0]) + 1.5 * np.hypot(lab[..., 1] - ref[:, None, 1],
                                                                    lab[..., 2] - ref[:, None, 2])
-    return [bool(v >= min_share) for v in (dist > 45).mean(1)]
+    return [bool(v >= min_share) for v in (dist > distance).mean(1)]

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from okey_vision.vision import rectify
-from okey_vision.vision.config import DetectConfig, FuseConfig
+from okey_vision.vision.config import DetectConfig, FuseConfig, RectifyConfig
 from okey_vision.vision.crops import Quad, aligned, quad_axes, upright_quad
 from okey_vision.vision.detect import Detection, Detector, dedupe, quad_iou
 
@@ -96,21 +96,22 @@ def fuse_rectified(dets: Sequence[Detection], members: Sequence[int], found: Seq
 
 
 def rectify_rows(img: np.ndarray, dets: list[Detection], detector: Detector, config: FuseConfig | None = None,
-                 detect: DetectConfig | None = None) -> list[Detection]:
+                 detect: DetectConfig | None = None, rows: RectifyConfig | None = None) -> list[Detection]:
     """``dets`` with every leaning rack row read again by ``detector`` warped
     level and square-on (:func:`okey_vision.vision.rectify.row_strips`), the
     boxes found there fused in (:func:`fuse_rectified`)."""
     config, detect = config or FuseConfig(), detect or DetectConfig()
     if len(dets) < 3:
         return dets
-    strips = rectify.row_strips(img, [d.quad for d in dets])
+    rows = rows or RectifyConfig()
+    strips = rectify.row_strips(img, [d.quad for d in dets], rows)
     if not strips:
         return dets
-    rows = [rs for rs, _ in strips]
+    made = [rs for rs, _ in strips]
     found = []
-    for canvas, places in rectify.canvases([im for _, im in strips]):
+    for canvas, places in rectify.canvases([im for _, im in strips], rows.canvas, rows.gap):
         for d in detector(canvas):
-            q = rectify.to_photo(d.quad, places, rows)
+            q = rectify.to_photo(d.quad, places, made)
             if q is not None:
                 found.append(Detection(upright_quad(q), d.score, True))
     found.sort(key=lambda d: -d.score)  # one tile seen on two overlapping chunks: the surer box
@@ -118,7 +119,7 @@ def rectify_rows(img: np.ndarray, dets: list[Detection], detector: Detector, con
     for d in found:
         if all(quad_iou(d.quad, k.quad) <= config.rectified_same_iou for k in kept):
             kept.append(d)
-    members = sorted({i for rs in rows for i in rs.members})
+    members = sorted({i for rs in made for i in rs.members})
     return dedupe(fuse_rectified(dets, members, dedupe(kept, detect), config), detect)
 
 

@@ -259,7 +259,7 @@ class RackReader:
             found = dedupe(fuse_passes(found, det(view.image, mirror=True), cfg.fuse), cfg.detect)
         if cfg.fuse.rectify_rows:
             strips = next((s for s in (STRIP, AXIS) if self.has_net(s)), ORIENTED)
-            found = rectify_rows(view.image, found, self.detector(strips), cfg.fuse, cfg.detect)
+            found = rectify_rows(view.image, found, self.detector(strips), cfg.fuse, cfg.detect, cfg.rectify)
         back = view.inverse
         return [d.standing(cfg.detect.squarish).mapped(back) for d in found]
 
@@ -291,7 +291,8 @@ class RackReader:
         work, to_work = work_image(img, [d.quad for d in uncut], pose.tile_height if pose else 0.0,
                                    cfg.crop.work_tile_height)
         local = [d.mapped(to_work) for d in uncut]
-        ink = have_ink(work, [d.quad for d in local]) if cfg.crop.drop_blanks else [True] * len(local)
+        ink = (have_ink(work, [d.quad for d in local], cfg.crop.ink_share, cfg.crop.ink_distance)
+               if cfg.crop.drop_blanks else [True] * len(local))
         inked = [d for d, k in zip(uncut, ink, strict=True) if k]
         local = [d for d, k in zip(local, ink, strict=True) if k]
         fitted = self._fit(work, local)
@@ -316,7 +317,7 @@ class RackReader:
             return [None] * len(dets)
         out: list[np.ndarray | None] = []
         for d in dets:
-            q, moved = refine.refine(img, d.quad) if d.oriented else (d.quad, 0)
+            q, moved = refine.refine(img, d.quad, self.config.refine) if d.oriented else (d.quad, 0)
             out.append(q if moved else None)
         return out
 

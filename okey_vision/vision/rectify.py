@@ -9,15 +9,15 @@ its tiles' sides all lean alike. So, from the first pass's boxes:
 
 1. the tiles are grouped into rows along the row direction (:func:`rows_of`);
 2. through each row's tile tops and bottoms a line is fitted; the band
-   between them, grown by ``MARGIN`` of the row's height above and below and
-   by ``EXTEND`` tile widths at each end (a tile the first pass missed at
-   the row's end), is warped to a strip ``STRIP_H`` px tall (a homography:
+   between them, grown by ``margin`` of the row's height above and below and
+   by ``extend`` tile widths at each end (a tile the first pass missed at
+   the row's end), is warped to a strip ``strip_h`` px tall (a homography:
    converging lines made parallel);
 3. the tiles' sides in the strip lean by the view's shear: the shear that
    makes the strip's vertical edges sharpest (:func:`lean`) is undone;
-4. a row that hardly leans (``MIN_LEAN``: an upright rack) is left alone;
-5. the strips are cut into chunks ``CANVAS`` px wide (overlapping by one
-   strip height) and stacked onto ``CANVAS`` px square canvases, which the
+4. a row that hardly leans (``min_lean``: an upright rack) is left alone;
+5. the strips are cut into chunks ``canvas`` px wide (overlapping by one
+   strip height) and stacked onto ``canvas`` px square canvases, which the
    detector reads; each box found is mapped back to the photo
    (:func:`to_photo`) as the tile's four corners.
 
@@ -33,29 +33,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from okey_vision.vision.config import RectifyConfig
 from okey_vision.vision.crops import Quad, quad_axes
 from okey_vision.vision.order import common_axis, row_direction
 
-#: Height of a rectified row strip (px), margins included: the tiles come out
-#: about ``STRIP_H / (1 + 2 * MARGIN)`` px tall, a size both detectors read well.
-STRIP_H = 72
-#: Band grown above and below the fitted tile tops and bottoms, as a share of
-#: the row's height: the fitted lines are loose, and the detector reads a tile
-#: better with some rack around it. Chosen on the player-style validation
-#: renders (seed 9201) and the real training photos (models/README.md).
-MARGIN = 0.5
-#: The band runs this many tile widths past the row's first and last tile.
-EXTEND = 0.8
-#: A row whose tiles lean less than this (shear, strip px across per px down)
-#: is left as the first pass read it.
-MIN_LEAN = 0.1
-#: Shears tried by :func:`lean` (both ways).
-MAX_LEAN = 1.0
-LEAN_STEPS = 41
-#: Side of the square canvases the strips are stacked on (the detector's size).
-CANVAS = 416
-#: Vertical gap between stacked strips (px).
-GAP = 8
+#: The shipped settings (``config.RectifyConfig``).
+DEFAULT = RectifyConfig()
 
 
 @dataclass(frozen=True, eq=False)
@@ -103,7 +86,7 @@ def rows_of(quads: Sequence[Quad]) -> tuple[np.ndarray, np.ndarray, list[list[in
     return right, down, rows
 
 
-def lean(strip: np.ndarray, max_lean: float = MAX_LEAN, steps: int = LEAN_STEPS) -> float:
+def lean(strip: np.ndarray, max_lean: float = DEFAULT.max_lean, steps: int = DEFAULT.lean_steps) -> float:
     """The shear k (x moves by k px per px down from the strip's middle) that
     stands the strip's vertical edges upright: the one whose column profile
     of horizontal gradients is sharpest (tile sides line up in few columns).
@@ -130,7 +113,7 @@ def lean(strip: np.ndarray, max_lean: float = MAX_LEAN, steps: int = LEAN_STEPS)
     return best_k
 
 
-def row_strips(img: np.ndarray, quads: Sequence[Quad], min_lean: float = MIN_LEAN
+def row_strips(img: np.ndarray, quads: Sequence[Quad], c: RectifyConfig = DEFAULT
                ) -> list[tuple[RowStrip, np.ndarray]]:
     """Each row of three or more tiles that leans at least ``min_lean``,
     warped level and unsheared: (its :class:`RowStrip`, the strip image)."""
@@ -154,22 +137,23 @@ def row_strips(img: np.ndarray, quads: Sequence[Quad], min_lean: float = MIN_LEA
         bottom = np.polyfit(bots[:, 0], bots[:, 1], 1)
         along = np.array([q.mean(0) @ right for q in qs])
         width = float(np.median([quad_axes(q)[2] for q in qs]))
-        s0, s1 = along.min() - EXTEND * width, along.max() + EXTEND * width
-        m = MARGIN * height
+        s0, s1 = along.min() - c.extend * width, along.max() + c.extend * width
+        m = c.margin * height
         band = [(s0, np.polyval(top, s0) - m), (s1, np.polyval(top, s1) - m),
                 (s1, np.polyval(bottom, s1) + m), (s0, np.polyval(bottom, s0) + m)]
         src = np.array([a * right + b * down for a, b in band], np.float32)
-        w = round(STRIP_H * (s1 - s0) / (height + 2 * m))
-        if w < STRIP_H:
+        w = round(c.strip_h * (s1 - s0) / (height + 2 * m))
+        if w < c.strip_h:
             continue
-        to_band = cv2.getPerspectiveTransform(src, np.array([[0, 0], [w, 0], [w, STRIP_H], [0, STRIP_H]], np.float32))
-        k = lean(cv2.warpPerspective(img, to_band, (w, STRIP_H), flags=cv2.INTER_LINEAR))
-        if abs(k) < min_lean:
+        corners = np.array([[0, 0], [w, 0], [w, c.strip_h], [0, c.strip_h]], np.float32)
+        to_band = cv2.getPerspectiveTransform(src, corners)
+        k = lean(cv2.warpPerspective(img, to_band, (w, c.strip_h), flags=cv2.INTER_LINEAR), c.max_lean, c.lean_steps)
+        if abs(k) < c.min_lean:
             continue
-        pad = abs(k) * STRIP_H / 2  # the sheared strip is wider by the lean
-        unshear = np.array([[1, k, -k * STRIP_H / 2 + pad], [0, 1, 0], [0, 0, 1]])
+        pad = abs(k) * c.strip_h / 2  # the sheared strip is wider by the lean
+        unshear = np.array([[1, k, -k * c.strip_h / 2 + pad], [0, 1, 0], [0, 0, 1]])
         transform = unshear @ to_band
-        size = (int(w + 2 * pad), STRIP_H)
+        size = (int(w + 2 * pad), c.strip_h)
         strip = cv2.warpPerspective(img, transform, size, flags=cv2.INTER_LINEAR)
         out.append((RowStrip(tuple(row), transform, size, k), strip))
     return out
@@ -185,7 +169,7 @@ class Placement:
     y0: int
 
 
-def canvases(strips: Sequence[np.ndarray], size: int = CANVAS, gap: int = GAP
+def canvases(strips: Sequence[np.ndarray], size: int = DEFAULT.canvas, gap: int = DEFAULT.gap
              ) -> list[tuple[np.ndarray, list[Placement]]]:
     """The strips cut into chunks ``size`` px wide (overlapping by a strip's
     height, so no tile is only ever seen cut) and stacked, ``gap`` px apart,
@@ -243,5 +227,5 @@ def to_canvas(quad: Quad, place: Placement, strip: RowStrip) -> Quad:
     return q - [place.x0, -place.y0]
 
 
-__all__ = ["CANVAS", "MARGIN", "MIN_LEAN", "STRIP_H", "Placement", "RowStrip", "canvases", "lean",
-           "row_strips", "rows_of", "to_canvas", "to_photo"]
+__all__ = ["DEFAULT", "Placement", "RowStrip", "canvases", "lean", "row_strips", "rows_of", "to_canvas",
+           "to_photo"]

@@ -8,9 +8,9 @@ the tile's height on the player-style validation renders). The classifiers
 read much better from the true corners, so before they read, each tile's
 quad is refined here:
 
-1. the region around the detected quad (grown by ``SEARCH`` of its size on
+1. the region around the detected quad (grown by ``RefineConfig.search`` of its size on
    every side) is warped upright into a small patch where the tile is
-   ``PATCH_H`` pixels tall;
+   ``RefineConfig.patch_h`` pixels tall;
 2. every pixel gets a *face-likeness*: how close its colour is to the tile's
    cream face (the brighter pixels in the middle of the detection);
 3. each side is searched as a straight line (its two ends moved
@@ -20,7 +20,7 @@ quad is refined here:
    side;
 4. the four lines' intersections are the refined corners, mapped back to the
    photo. They are kept only when plausible: each side's contrast above
-   ``MIN_CONTRAST`` (else that side stays where the detector put it), a
+   ``RefineConfig.min_contrast`` (else that side stays where the detector put it), a
    convex, nearly parallelogram quad (:func:`plausible`) whose area and
    aspect stay near the detection's.
 
@@ -38,55 +38,15 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from okey_vision.vision.config import RefineConfig
 from okey_vision.vision.crops import Quad, aligned, quad_axes
 
-#: Tile height in the search patch (px): the edges are found to about a pixel
-#: here, i.e. ~2.5 % of the tile's height.
-PATCH_H = 40
-#: How far a side may move (fraction of the tile's height, or width for the
-#: left/right sides): the detector's corners are off by a median 17 % and a
-#: 90th percentile 41 % of the height on the validation renders.
-SEARCH = 0.35
-#: Strip depth either side of a candidate edge (patch px).
-STRIP = (1, 2, 3)
-#: Share of a side's length sampled (its middle: rounded corners left out).
-SPAN = 0.7
-#: Coarse search step (patch px); then every pixel within a step of the best.
-COARSE_STEP = 2.0
-#: Samples along a side.
-SAMPLES = 14
-#: A side moves only if its face-inside / not-face-outside contrast reaches
-#: this (face-likeness difference, 0..1); weaker edges (two tiles touching
-#: without a gap) keep the detector's side. Stricter (0.35 on every side)
-#: read 78.3 vs 78.8 % of the validation tiles (measured before the
-#: plausibility gates, with the refined boxes reported).
-MIN_CONTRAST = 0.25
-#: The same for the left and right sides, where two tiles often touch
-#: (0.45 with ``PATCH_H`` 64: 79.0 vs 78.8 % in that same earlier setting,
-#: but 96 false reads vs 92; not kept on one set's 0.2 points).
-MIN_CONTRAST_SIDE = 0.25
-#: Pull towards the detected side: score lost per patch px moved (on average
-#: over the side's two ends).
-PULL = 0.004
-#: Colour distance (Lab: |dL| + 1.5 |dab|) at which a pixel stops looking like the face.
-FACE_DIST = 40.0
-#: The refined quad is kept only if its area is within this ratio of the
-#: detection's and its height / width within this ratio of the detection's.
-AREA_RATIO = (0.6, 1.6)
-ASPECT_RATIO = (0.7, 1.45)
-#: ... and only if it is nearly a parallelogram (a tile is small against the
-#: camera distance: its opposite sides differ in direction by at most this,
-#: degrees) whose corners are not too sharp (a side view shears the face by
-#: up to ~40 degrees).
-MAX_SIDE_SKEW = 12.0
-MIN_CORNER_ANGLE = 45.0
-#: Refinement passes (each searches again in the frame of the last). A second
-#: pass read 77.9 vs 78.2 % of the validation tiles (gates on, the refined
-#: quad read at two margins).
-PASSES = 1
+#: The shipped fitting settings.
+DEFAULT = RefineConfig()
 
 
-def face_likeness(patch: np.ndarray, centre: tuple[slice, slice]) -> np.ndarray:
+
+def face_likeness(patch: np.ndarray, centre: tuple[slice, slice], c: RefineConfig = DEFAULT) -> np.ndarray:
     """Per-pixel likeness (0..1) to the tile's face colour: the median Lab of
     the brighter half of the ``centre`` region (the ink left out)."""
     import cv2
@@ -95,32 +55,32 @@ def face_likeness(patch: np.ndarray, centre: tuple[slice, slice]) -> np.ndarray:
     mid = lab[centre].reshape(-1, 3)
     ref = np.median(mid[mid[:, 0] >= np.quantile(mid[:, 0], 0.5)], axis=0)
     d = np.abs(lab[..., 0] - ref[0]) + 1.5 * np.hypot(lab[..., 1] - ref[1], lab[..., 2] - ref[2])
-    return np.clip(1.0 - d / FACE_DIST, 0.0, 1.0)
+    return np.clip(1.0 - d / c.face_distance, 0.0, 1.0)
 
 
-def edge_maps(f: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def edge_maps(f: np.ndarray, c: RefineConfig = DEFAULT) -> tuple[np.ndarray, np.ndarray]:
     """(vertical, horizontal) edge contrast of a face-likeness map: at each
-    pixel, the mean of ``f`` over ``STRIP`` pixels below (right) minus over
+    pixel, the mean of ``f`` over ``RefineConfig.strip`` pixels below (right) minus over
     the same pixels above (left) -- the face starting there, going down (right)."""
     import cv2
 
-    r = max(STRIP)
+    r = max(c.strip)
     k = np.zeros(2 * r + 1, np.float32)
-    for d in STRIP:
-        k[r + d], k[r - d] = 1.0 / len(STRIP), -1.0 / len(STRIP)
+    for d in c.strip:
+        k[r + d], k[r - d] = 1.0 / len(c.strip), -1.0 / len(c.strip)
     fv = cv2.filter2D(f.astype(np.float32), -1, k.reshape(-1, 1), borderType=cv2.BORDER_REPLICATE)
     fh = cv2.filter2D(f.astype(np.float32), -1, k.reshape(1, -1), borderType=cv2.BORDER_REPLICATE)
     return fv, fh
 
 
-def _best_sides(maps: Sequence[np.ndarray], sides: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray, float]]
-                ) -> list[tuple[np.ndarray, np.ndarray, float]]:
+def _best_sides(maps: Sequence[np.ndarray], sides: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray, float]],
+                c: RefineConfig = DEFAULT) -> list[tuple[np.ndarray, np.ndarray, float]]:
     """For each side (p0, p1, inward unit normal, reach; patch px) the best line
     near it: its two ends each moved along ``inward`` by -reach..reach, coarse
     then fine, scored on its edge map (signed so the face lies inwards) as the
-    mean contrast at ``SAMPLES`` points less ``PULL`` per px moved. Returns
+    mean contrast at ``RefineConfig.samples`` points less ``RefineConfig.pull`` per px moved. Returns
     each side's moved ends and its line's contrast (all sides scored at once)."""
-    t = np.linspace((1 - SPAN) / 2, (1 + SPAN) / 2, SAMPLES)
+    t = np.linspace((1 - c.span) / 2, (1 + c.span) / 2, c.samples)
     h, w = maps[0].shape
     flat = np.stack(maps).ravel()
     p0 = np.array([sd[0] for sd in sides])
@@ -134,19 +94,19 @@ def _best_sides(maps: Sequence[np.ndarray], sides: Sequence[tuple[np.ndarray, np
         xi = np.clip(np.rint(pts[..., 0]).astype(np.intp), 0, w - 1)
         yi = np.clip(np.rint(pts[..., 1]).astype(np.intp), 0, h - 1)
         contrast = flat[(side[:, None] * h + yi) * w + xi].mean(1)
-        return contrast, contrast - PULL * (np.abs(a) + np.abs(b)) / 2
+        return contrast, contrast - c.pull * (np.abs(a) + np.abs(b)) / 2
 
     def best(side: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[list[int], np.ndarray]:
         c, s = score(side, a, b)
         return [int(np.flatnonzero(side == k)[np.argmax(s[side == k])]) for k in range(len(sides))], c
 
-    grids = [np.arange(-sd[3], sd[3] + 1e-6, COARSE_STEP) for sd in sides]
+    grids = [np.arange(-sd[3], sd[3] + 1e-6, c.coarse_step) for sd in sides]
     mesh = [np.meshgrid(g, g) for g in grids]
     side = np.concatenate([np.full(g.size ** 2, k) for k, g in enumerate(grids)])
     a = np.concatenate([m[0].ravel() for m in mesh])
     b = np.concatenate([m[1].ravel() for m in mesh])
     top, _ = best(side, a, b)
-    fine = np.arange(-(COARSE_STEP - 1), COARSE_STEP - 1 + 1e-6, 1.0)
+    fine = np.arange(-(c.coarse_step - 1), c.coarse_step - 1 + 1e-6, 1.0)
     fa, fb = (v.ravel() for v in np.meshgrid(fine, fine))
     side2 = np.repeat(np.arange(len(sides)), fa.size)
     a2 = np.concatenate([a[i] + fa for i in top])
@@ -174,24 +134,24 @@ def _convex(q: np.ndarray) -> bool:
     return all(c > 0 for c in turns) or all(c < 0 for c in turns)
 
 
-def plausible(pq: np.ndarray) -> bool:
+def plausible(pq: np.ndarray, c: RefineConfig = DEFAULT) -> bool:
     """Whether a quad looks like a tile's face: convex, opposite sides nearly
-    parallel (``MAX_SIDE_SKEW``), no corner sharper than ``MIN_CORNER_ANGLE``."""
+    parallel (``RefineConfig.max_side_skew``), no corner sharper than ``RefineConfig.min_corner_angle``."""
     if not _convex(pq):
         return False
     edges = [pq[(i + 1) % 4] - pq[i] for i in range(4)]
     unit = [e / max(float(np.linalg.norm(e)), 1e-9) for e in edges]
     for i in range(2):  # opposite sides run in opposite directions round the quad
-        if float(np.degrees(np.arccos(np.clip(-unit[i] @ unit[i + 2], -1, 1)))) > MAX_SIDE_SKEW:
+        if float(np.degrees(np.arccos(np.clip(-unit[i] @ unit[i + 2], -1, 1)))) > c.max_side_skew:
             return False
     for i in range(4):
         ang = float(np.degrees(np.arccos(np.clip(-unit[i - 1] @ unit[i], -1, 1))))
-        if ang < MIN_CORNER_ANGLE or ang > 180 - MIN_CORNER_ANGLE:
+        if ang < c.min_corner_angle or ang > 180 - c.min_corner_angle:
             return False
     return True
 
 
-def refine_quad(img: np.ndarray, quad: Quad) -> tuple[Quad, int]:
+def refine_quad(img: np.ndarray, quad: Quad, c: RefineConfig = DEFAULT) -> tuple[Quad, int]:
     """The tile's corners fitted to its face's edges in ``img`` (BGR), in the
     order of ``quad`` (TL, TR, BR, BL as ordered by ``crops.upright_quad``),
     and how many of its sides moved (0: the detection kept as it is)."""
@@ -201,12 +161,12 @@ def refine_quad(img: np.ndarray, quad: Quad) -> tuple[Quad, int]:
     _, _, w, h = quad_axes(q)
     if h < 4 or w < 3:
         return q, 0
-    s = PATCH_H / h
+    s = c.patch_h / h
     tw = max(4.0, w * s)
-    mx, my = SEARCH * tw + 4, SEARCH * PATCH_H + 4
-    pw, ph = round(tw + 2 * mx), round(PATCH_H + 2 * my)
+    mx, my = c.search * tw + 4, c.search * c.patch_h + 4
+    pw, ph = round(tw + 2 * mx), round(c.patch_h + 2 * my)
     # the detected quad in patch coordinates: an axis-aligned rectangle
-    rect = np.array([[mx, my], [mx + tw, my], [mx + tw, my + PATCH_H], [mx, my + PATCH_H]], np.float64)
+    rect = np.array([[mx, my], [mx + tw, my], [mx + tw, my + c.patch_h], [mx, my + c.patch_h]], np.float64)
     to_patch = cv2.getPerspectiveTransform(q.astype(np.float32), rect.astype(np.float32))
     m, src = to_patch, img
     if s < 0.5:  # shrinking a lot: a cheap pre-blur of the region stands in for area averaging
@@ -221,18 +181,18 @@ def refine_quad(img: np.ndarray, quad: Quad) -> tuple[Quad, int]:
             src = cv2.blur(img[y0:y1, x0:x1], (k, k))
             m = m @ np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
     patch = cv2.warpPerspective(src, m, (pw, ph), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    cy0, cy1 = int(my + 0.25 * PATCH_H), int(my + 0.75 * PATCH_H)
+    cy0, cy1 = int(my + 0.25 * c.patch_h), int(my + 0.75 * c.patch_h)
     cx0, cx1 = int(mx + 0.2 * tw), int(mx + 0.8 * tw) + 1
-    f = face_likeness(patch, (slice(cy0, cy1), slice(cx0, cx1)))
-    gv, gh = edge_maps(f)
+    f = face_likeness(patch, (slice(cy0, cy1), slice(cx0, cx1)), c)
+    gv, gh = edge_maps(f, c)
     tl, tr, br, bl = rect
     down, rgt = np.array([0.0, 1.0]), np.array([1.0, 0.0])
-    reach_v, reach_h = SEARCH * PATCH_H, SEARCH * tw
+    reach_v, reach_h = c.search * c.patch_h, c.search * tw
     sides = [(tl, tr, down, reach_v), (tr, br, -rgt, reach_h), (br, bl, -down, reach_v), (bl, tl, rgt, reach_h)]
     lines, moved = [], 0
-    best = _best_sides([gv, -gh, -gv, gh], sides)
+    best = _best_sides([gv, -gh, -gv, gh], sides, c)
     for k, ((p0, p1, _, _), (a, b, contrast)) in enumerate(zip(sides, best, strict=True)):
-        if contrast >= (MIN_CONTRAST if k % 2 == 0 else MIN_CONTRAST_SIDE):
+        if contrast >= (c.min_contrast if k % 2 == 0 else c.min_contrast_side):
             lines.append((a, b))
             moved += 1
         else:
@@ -241,30 +201,30 @@ def refine_quad(img: np.ndarray, quad: Quad) -> tuple[Quad, int]:
         return q, 0
     new = []
     for i in range(4):  # corner i lies on side i-1 and side i (TL: left and top)
-        c = _intersect(*lines[i - 1], *lines[i])
-        if c is None:
+        corner = _intersect(*lines[i - 1], *lines[i])
+        if corner is None:
             return q, 0
-        new.append(c)
+        new.append(corner)
     pq = np.array(new)
-    if not plausible(pq):
+    if not plausible(pq, c):
         return q, 0
-    area0 = tw * PATCH_H
+    area0 = tw * c.patch_h
     area = 0.5 * abs(np.dot(pq[:, 0], np.roll(pq[:, 1], 1)) - np.dot(pq[:, 1], np.roll(pq[:, 0], 1)))
     _, _, nw, nh = quad_axes(pq)
-    if not AREA_RATIO[0] <= area / area0 <= AREA_RATIO[1]:
+    if not c.area_ratio[0] <= area / area0 <= c.area_ratio[1]:
         return q, 0
-    if not ASPECT_RATIO[0] <= (nh / max(nw, 1e-6)) / (PATCH_H / tw) <= ASPECT_RATIO[1]:
+    if not c.aspect_ratio[0] <= (nh / max(nw, 1e-6)) / (c.patch_h / tw) <= c.aspect_ratio[1]:
         return q, 0
     back = cv2.perspectiveTransform(pq[None].astype(np.float32), np.linalg.inv(to_patch))[0]
     return back.astype(np.float64), moved
 
 
-def refine(img: np.ndarray, quad: Quad, passes: int | None = None) -> tuple[Quad, int]:
-    """:func:`refine_quad` repeated ``passes`` times (default ``PASSES``), each
+def refine(img: np.ndarray, quad: Quad, c: RefineConfig = DEFAULT) -> tuple[Quad, int]:
+    """:func:`refine_quad` repeated ``passes`` times (default ``RefineConfig.passes``), each
     pass searching in the frame of the last: (corners, sides moved in the last pass)."""
     q, moved = np.asarray(quad, np.float64), 0
-    for _ in range(PASSES if passes is None else passes):
-        q, moved = refine_quad(img, q)
+    for _ in range(c.passes):
+        q, moved = refine_quad(img, q, c)
         if moved == 0:
             break
     return q, moved
