@@ -1,6 +1,6 @@
 """Issue 28: the reader before and after learning a player's own tile set.
 
-    python benchmarks/calibration.py                 # every part (about 10 minutes on 2 busy cores)
+    python benchmarks/calibration.py                 # every part (about 5 minutes on 2 busy cores)
     python benchmarks/calibration.py --parts set --test 20
 
 Parts:
@@ -109,18 +109,22 @@ def part_set(shipped: RackReader, n_test: int, counts: tuple[int, ...]) -> RackR
     return last
 
 
-def part_speed(shipped: RackReader, calibrated: RackReader, n_test: int) -> None:
+def part_speed(shipped: RackReader, calibrated: RackReader, n_test: int, repeats: int = 3) -> None:
     test = scenes(100, n_test)
-    plain, cal = [], []
-    for sc in test:
-        for reader, out in ((shipped, plain), (calibrated, cal)):
-            t0 = time.perf_counter()
-            reader.read(sc.image)
-            out.append(time.perf_counter() - t0)
-    a, b = statistics.median(plain), statistics.median(cal)
-    print(f"\n## Read time, {n_test} photos of the set, each read by both in turn\n")
-    print(f"without calibration: median {a * 1000:.0f} ms; with the 5-photo calibration: median {b * 1000:.0f} ms "
-          f"({(b / a - 1):+.1%})")
+    plain: dict[str, list[float]] = {"wall": [], "cpu": []}
+    cal: dict[str, list[float]] = {"wall": [], "cpu": []}
+    for _ in range(repeats):
+        for sc in test:
+            for reader, out in ((shipped, plain), (calibrated, cal)):
+                t0, c0 = time.perf_counter(), time.process_time()
+                reader.read(sc.image)
+                out["wall"].append(time.perf_counter() - t0)
+                out["cpu"].append(time.process_time() - c0)
+    print(f"\n## Read time, {n_test} photos of the set x {repeats}, each read by both in turn\n")
+    for kind in ("cpu", "wall"):
+        a, b = statistics.median(plain[kind]), statistics.median(cal[kind])
+        print(f"{kind}: without calibration median {a * 1000:.0f} ms; with the 5-photo calibration "
+              f"{b * 1000:.0f} ms ({(b / a - 1):+.1%})")
 
 
 def real_pairs(photo, reads):

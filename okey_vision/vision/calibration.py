@@ -324,16 +324,24 @@ class Calibration:
         return np.clip(1.0 - off / LIGHT_MARGIN, 0.0, 1.0)
 
     def adjust(self, crops: Sequence[np.ndarray], wb_crops: Sequence[np.ndarray], number: np.ndarray,
-               colour: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+               colour: np.ndarray, owner: Sequence[int] | np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """The number (n, 14) and colour (n, 5) networks' probabilities of
-        upright crops (``wb_crops``: white-balanced) with the experts' say."""
+        upright crops (``wb_crops``: white-balanced) with the experts' say.
+        ``owner``: for each crop, the index of the crop that stands for its
+        tile (the classify stage cuts each tile several times: margins, both
+        ways up); the light and the ink are a tile's, so they are measured
+        once a tile, not once a crop (a read's time, issue 28: at most 10 %)."""
         if not self.active or not len(crops):
             return number, colour
-        say = self.say(crops)
+        own = np.arange(len(crops)) if owner is None else np.asarray(owner, np.int64)
+        reps, back = np.unique(own, return_inverse=True)
+        say = self.say([crops[i] for i in reps])[back]
         if not say.any():
             return number, colour
-        shape = shape_features(crops) if self.number is not None else None
-        ink = ink_features(wb_crops) if self.colour is not None else None
+        # A numeral's shape is a crop's own (a tile turned shows another shape); only when its expert acts.
+        use_shape = self.number is not None and (self.number.weight > 0 or self.number_shift is not None)
+        shape = shape_features(crops) if use_shape else None
+        ink = ink_features([wb_crops[i] for i in reps])[back] if self.colour is not None else None
         for name, expert, feats in (("number", self.number, shape), ("colour", self.colour, ink)):
             probs = number if name == "number" else colour
             shift = self.number_shift if name == "number" else self.colour_shift

@@ -15,7 +15,7 @@ import streamlit as st
 
 from okey_vision.calibrate.text import say
 from okey_vision.ui.learning import keep
-from okey_vision.ui.sections.common import log
+from okey_vision.ui.sections.common import log, reader
 from okey_vision.ui.state import AppState
 from okey_vision.ui.text import sentence
 
@@ -39,8 +39,10 @@ def learning_section(app: AppState) -> None:
         from okey_vision.calibrate.learn import learn, show
         from okey_vision.vision.reader import RackReader
 
+        read, _ = reader()  # the page's reader, loaded once: its networks are shared, not loaded again
+        owner = getattr(read, "__self__", None)
         with st.spinner(say("fitting", lang)):
-            learned = learn(RackReader())
+            learned = learn(owner if isinstance(owner, RackReader) else RackReader())
         lines = learned.lines(lang)
         failed = learned.verdict is not None and not learned.verdict.passed
         (st.warning if failed else st.info)(" ".join(lines))
