@@ -327,10 +327,10 @@ class Calibration:
                colour: np.ndarray, owner: Sequence[int] | np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """The number (n, 14) and colour (n, 5) networks' probabilities of
         upright crops (``wb_crops``: white-balanced) with the experts' say.
-        ``owner``: for each crop, the index of the crop that stands for its
-        tile (the classify stage cuts each tile several times: margins, both
-        ways up); the light and the ink are a tile's, so they are measured
-        once a tile, not once a crop (a read's time, issue 28: at most 10 %)."""
+        ``owner``: for each crop, the index of a crop showing the same light
+        and ink (the classify stage cuts each tile both ways up: the ink
+        window is symmetric under a half turn), so they are measured once for
+        both (a read's time, issue 28: at most 10 % more)."""
         if not self.active or not len(crops):
             return number, colour
         own = np.arange(len(crops)) if owner is None else np.asarray(owner, np.int64)

@@ -111,9 +111,10 @@ class Classifier:
         balanced = white_balance_all(crops) if self.config.white_balance else crops
         pc_all = self._probs(self.color, balanced, COLOR_CLASSES)
         if self.calibration is not None:  # the player's set: each crop's reads times its experts' say
-            # each crop's tile, as its first crop (margin one, upright) stands for it
-            owner = [i % n for i in range(len(margins) * 2 * n)]
-            owner += [extra[i % len(extra)] for i in range(len(cut) - len(owner))]
+            # a crop turned a half turn shows its upright partner's light and ink: measured once for both
+            owner = [i - n if i % (2 * n) >= n else i for i in range(len(margins) * 2 * n)]
+            m, base = len(extra), len(owner)
+            owner += [base + (i - m if i % (2 * m) >= m else i) for i in range(len(cut) - base)]
             pn_all, pc_all = self.calibration.adjust(crops, balanced, pn_all, pc_all, owner)
         k, ke, split = len(margins), len(more), len(margins) * 2 * n
         # per view: number (2n, 14) both ways up, colour (n, 5) both ways alike
