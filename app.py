@@ -25,6 +25,7 @@ import streamlit as st
 
 from okey_vision.ui.advice import Analysis, move_on_rack
 from okey_vision.ui.sections.advice import show_action, show_advice
+from okey_vision.ui.sections.calibrate import learning_section
 from okey_vision.ui.sections.check import check_page, check_switch
 from okey_vision.ui.sections.common import log, state, sync_widget, tx
 from okey_vision.ui.sections.correct import correct_section
@@ -107,6 +108,7 @@ def main() -> None:
     with st.sidebar:
         scheme_picker(app)
         checking = check_switch(app)  # the organiser's page (?page=check), off the players' way
+        learning_section(app)  # issue 28: keep the player's corrections (their consent) and learn their set
         st.caption(tx("tile_help"))
     if "live_on" not in st.session_state:  # ?live=1 opens the live view
         st.session_state.live_on = st.query_params.get("live") == "1"

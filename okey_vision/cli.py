@@ -27,9 +27,10 @@ PLUGINS: dict[str, tuple[str, str]] = {
     "advise": ("okey_vision.coach_command", "rank discards by distance to winning and outs"),
     "read": ("okey_vision.vision.command", "read the tiles in a rack photo"),
     "check": ("okey_vision.check_command", "check declared hands: photos or folders in, a verdict each (and a report)"),
+    "calibrate": ("okey_vision.calibrate_command", "learn your own tile set from your corrections"),
 }
 #: The optional extra each subcommand's packages come from.
-EXTRAS: dict[str, str] = {"synth": "train", "read": "vision", "check": "vision"}
+EXTRAS: dict[str, str] = {"synth": "train", "read": "vision", "check": "vision", "calibrate": "vision"}
 #: An error line is cut to this many characters (a bad input is quoted in it).
 MAX_ERROR = 400
 

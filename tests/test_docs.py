@@ -90,11 +90,22 @@ def test_readme_names_a_command_for_every_figure():
         assert re.search(r"`python (-u )?benchmarks/\w+\.py", row), f"a figure without its command: {row[:80]}"
 
 
+def options_of(parser) -> set[str]:
+    """A parser's option strings, its own actions' (``calibrate add --tiles``) included."""
+    found = set()
+    for action in parser._actions:
+        found |= set(action.option_strings)
+        if action.__class__.__name__ == "_SubParsersAction":
+            for sub in action.choices.values():
+                found |= options_of(sub)
+    return found
+
+
 def subcommand_options() -> dict[str, set[str]]:
     """Each ``okey-vision`` subcommand and its option strings."""
     parser, _ = build_parser()
     subs = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
-    return {name: {s for a in sub._actions for s in a.option_strings} for name, sub in subs.choices.items()}
+    return {name: options_of(sub) for name, sub in subs.choices.items()}
 
 
 def test_readme_command_lines_use_real_subcommands_and_options():

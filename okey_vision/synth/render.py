@@ -29,6 +29,7 @@ from okey_vision.synth.config import SynthConfig
 from okey_vision.synth.sprites import (
     SpriteMaker,
     TileStyle,
+    pinned_style,
     sample_okey_style,
     sample_style,
 )
@@ -632,6 +633,8 @@ def _lay_out(rng: Rng, cfg: SynthConfig, deal: Deal | None = None) -> tuple[_Fra
     style = sample_style(rng)
     if cfg.p_okey_style > 0 and rng.random() < cfg.p_okey_style:
         style = sample_okey_style(rng)
+    if cfg.pinned_set:  # one set for every photo (after the draws above: the rest of the scene is as unpinned)
+        style = pinned_style(cfg.pinned_set)
     flat = rng.random() < cfg.p_flat and deal is None
     deck = _deck(rng)
     indicator = next(t for t in deck if not t.is_false_joker) if deal is None else deal.indicator

@@ -50,6 +50,29 @@ OKEY_INKS: dict[str, tuple[tuple[float, float, float], ...]] = {
 OKEY_SYMBOLS: tuple[str, ...] = ("\u2665", "\u2665", "\u2665", "\u2660", "\u2663", "\u2605", "")
 
 
+#: Fixed tile sets (``SynthConfig.pinned_set``): every field of a
+#: :class:`TileStyle`, so every photo shows the same set. ``navy-orange`` is
+#: made unlike the training palettes (``_INK``, ``OKEY_INKS``): a navy blue
+#: darker than any trained blue, a red-orange yellow between the trained
+#: oranges and reds, a crimson red, a plain (not bold) mono numeral and
+#: spades; the calibration benchmark (``benchmarks/calibration.py``) learns it.
+PINNED_SETS: dict[str, dict] = {
+    "navy-orange": dict(
+        aspect=0.7, body=(200, 228, 240), radius=0.1, bevel=0.08, bevel_strength=0.08, thickness=0.25,
+        font="DejaVuSansMono.ttf", stroke=1, num_height=0.4, num_y=0.33, num_xscale=1.0, outline=False,
+        inks={"r": (50, 30, 170), "y": (20, 85, 225), "b": (62, 24, 14), "k": (32, 32, 32)},
+        dimple=True, dimple_r=0.24, dimple_y=0.74, symbol="\u2660", symbol_inked=True,
+        fj_design="star", fj_ink=(40, 130, 30), hollow=False),
+}
+
+
+def pinned_style(name: str) -> TileStyle:
+    """The fixed tile set ``name`` of :data:`PINNED_SETS` (a ``KeyError`` names the known ones)."""
+    if name not in PINNED_SETS:
+        raise KeyError(f"no pinned tile set {name!r}; known: {sorted(PINNED_SETS)}")
+    return TileStyle(**PINNED_SETS[name])
+
+
 def font_path(name: str) -> str:
     """Absolute path of a font bundled with matplotlib."""
     import matplotlib

@@ -203,6 +203,13 @@ class AppState:
     live_conn: tuple[Any, Any] | None = None
     #: The check page's photos and verdicts (None until photos are checked there).
     checks: Checks | None = None
+    #: The player lets the app keep their confirmed and corrected tiles to
+    #: learn their set (issue 28; off until they switch it on).
+    learning: bool = False
+    #: The hand the player typed for this photo (tile names, rack order), until it is kept.
+    typed: tuple[str, ...] | None = None
+    #: What was kept already: (photo, place on the rack, tile).
+    kept: frozenset[tuple[str, int, str]] = frozenset()
 
     @property
     def tiles(self) -> list[Tile]:
@@ -284,9 +291,15 @@ class AppState:
         self.indicator_read = Entry.apart(read) if read is not None else None
         self.set_indicator(face, IndicatorSource.PHOTO)
 
+    def type_hand(self, entries: Iterable[Entry]) -> None:
+        """The player typed the whole hand (rack order): it replaces the hand."""
+        self.set_entries(entries)
+        self.typed = tuple(e.name for e in self.entries)
+
     def start_photo(self, key: str, name: str) -> None:
         """A new photo arrived: it replaces the last one (nothing read yet)."""
         self.photo = Photo(key, name)
+        self.typed = None
         self.correcting = False
         self.overlay = None
         self.tapped = None

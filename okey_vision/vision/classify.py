@@ -8,7 +8,9 @@ number (``1``..``13``, ``fj``) and, on the crop white-balanced on the tile's
 cream face, the colour (``r y b k``, ``fj``); their product is a probability
 for each of the 53 faces (:func:`face_probs`). Tiles lying along one axis (a
 rack) share one way up, decided by their summed evidence, unless a tile's
-own evidence is strong (``ClassifyConfig.own_turn_evidence``).
+own evidence is strong (``ClassifyConfig.own_turn_evidence``). With a
+player's :class:`~okey_vision.vision.calibration.Calibration`, each crop's
+number and colour reads are multiplied by its set's experts' say first.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from okey_vision.tiles import TILES
+from okey_vision.vision.calibration import Calibration
 from okey_vision.vision.config import ClassifyConfig, CropConfig
 from okey_vision.vision.crops import (
     COLOR_CLASSES,
@@ -79,11 +82,13 @@ class Classifier:
     """The number and colour networks and how their reads are combined."""
 
     def __init__(self, number: Net, color: Net, config: ClassifyConfig | None = None,
-                 crop: CropConfig | None = None):
+                 crop: CropConfig | None = None, calibration: Calibration | None = None):
         self.number = number
         self.color = color
         self.config = config or ClassifyConfig()
         self.crop = crop or CropConfig()
+        #: The player's own set (:mod:`~okey_vision.vision.calibration`): None reads as shipped.
+        self.calibration = calibration
 
     def __call__(self, img: np.ndarray, quads: Sequence[Quad], also: Sequence[Quad | None] | None = None,
                  group: bool = True) -> FaceReads:
@@ -103,9 +108,14 @@ class Classifier:
         cut += [(q, m) for m in more for q in rq + [turned(q) for q in rq]] if extra else []
         crops = [upright_crop(img, q, margin=m) for q, m in cut]
         pn_all = self._probs(self.number, crops, NUMBER_CLASSES)
-        if self.config.white_balance:
-            crops = white_balance_all(crops)
-        pc_all = self._probs(self.color, crops, COLOR_CLASSES)
+        balanced = white_balance_all(crops) if self.config.white_balance else crops
+        pc_all = self._probs(self.color, balanced, COLOR_CLASSES)
+        if self.calibration is not None:  # the player's set: each crop's reads times its experts' say
+            # a crop turned a half turn shows its upright partner's light and ink: measured once for both
+            owner = [i - n if i % (2 * n) >= n else i for i in range(len(margins) * 2 * n)]
+            m, base = len(extra), len(owner)
+            owner += [base + (i - m if i % (2 * m) >= m else i) for i in range(len(cut) - base)]
+            pn_all, pc_all = self.calibration.adjust(crops, balanced, pn_all, pc_all, owner)
         k, ke, split = len(margins), len(more), len(margins) * 2 * n
         # per view: number (2n, 14) both ways up, colour (n, 5) both ways alike
         pn = pn_all[:split].reshape(k, 2 * n, -1).mean(0)
@@ -137,16 +147,20 @@ class Classifier:
 
     @staticmethod
     def _probs(net: Net, crops: list[np.ndarray], order: Sequence[str]) -> np.ndarray:
-        """One network's class probabilities for the crops, columns in ``order``."""
-        import cv2
-
-        size = net.size or CROP_SIZE
-        if size != CROP_SIZE:
-            crops = [cv2.resize(c, (size, size), interpolation=cv2.INTER_AREA) for c in crops]
-        x = np.ascontiguousarray(np.stack(crops)[:, :, :, ::-1].transpose(0, 3, 1, 2)).astype(np.float32) / 255.0
-        p = net(x)
-        cols = {name: i for i, name in net.names.items()}
-        return p[:, [cols[c] for c in order]]
+        return net_probs(net, crops, order)
 
 
-__all__ = ["Classifier", "FaceReads", "face_probs"]
+def net_probs(net: Net, crops: Sequence[np.ndarray], order: Sequence[str]) -> np.ndarray:
+    """One network's class probabilities for upright crops, columns in ``order``."""
+    import cv2
+
+    size = net.size or CROP_SIZE
+    if size != CROP_SIZE:
+        crops = [cv2.resize(c, (size, size), interpolation=cv2.INTER_AREA) for c in crops]
+    x = np.ascontiguousarray(np.stack(list(crops))[:, :, :, ::-1].transpose(0, 3, 1, 2)).astype(np.float32) / 255.0
+    p = net(x)
+    cols = {name: i for i, name in net.names.items()}
+    return p[:, [cols[c] for c in order]]
+
+
+__all__ = ["Classifier", "FaceReads", "face_probs", "net_probs"]

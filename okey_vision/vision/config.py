@@ -271,6 +271,10 @@ class ClassifyConfig:
     no_face: float = 0.2
     #: Alternatives kept per read.
     top_k: int = 5
+    #: Read with the player's calibration (their own tile set learned from
+    #: their corrections, ``okey-vision calibrate fit``) when one is there and
+    #: was fitted for these models; off: the shipped networks alone.
+    calibration: bool = True
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ in ``$OKEY_VISION_MODELS``), loaded once, lazily, and shared by every caller.
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -42,6 +43,7 @@ import numpy as np
 from okey_vision.errors import ImageError
 from okey_vision.tiles import TILES, Tile, parse_tile
 from okey_vision.vision import refine
+from okey_vision.vision.calibration import Calibration, CalibrationError, calibration_path, models_key
 from okey_vision.vision.classify import Classifier, FaceReads, face_probs
 from okey_vision.vision.config import DEFAULT, GREYSCALE_REASON, NormaliseConfig, ReaderConfig
 from okey_vision.vision.consistency import make_consistent
@@ -62,6 +64,10 @@ ORIENTED = "detector"
 #: Upright-box detectors: ``detector_axis`` (whole photos), ``detector_strip``
 #: (rack rows warped level: the rectified rows' pass), each when shipped.
 AXIS, STRIP = "detector_axis", "detector_strip"
+#: The classifiers a calibration is fitted for (:func:`~okey_vision.vision.calibration.models_key`).
+CLASSIFIERS = ("number", "color")
+
+log = logging.getLogger(__name__)
 
 
 class _Clock:
@@ -81,7 +87,14 @@ class RackReader:
     """Reads tiles from photos; the models load on first use and are kept."""
 
     def __init__(self, folder: str | Path | None = None, prefer_onnx: bool | None = None,
-                 config: ReaderConfig | None = None, parallel: int | None = None):
+                 config: ReaderConfig | None = None, parallel: int | None = None,
+                 calibration: Calibration | str | Path | bool = True):
+        """``calibration``: True reads with the player's calibration file
+        (:func:`~okey_vision.vision.calibration.calibration_path`), a path
+        with that file (either is looked at before each read: a new fit is
+        used from the next read, a removed one no more), a
+        :class:`~okey_vision.vision.calibration.Calibration` with that one,
+        False with none (the shipped networks alone)."""
         self.folder = Path(folder) if folder else models_dir()
         if prefer_onnx is None:
             prefer_onnx = os.environ.get("OKEY_VISION_BACKEND", "onnx") != "torch"
@@ -94,6 +107,20 @@ class RackReader:
         # cores while each holds its own buffers (benchmarks/read_load.py).
         self.parallel = max(1, parallel or env_int("OKEY_VISION_PARALLEL", 1))
         self._slots = threading.BoundedSemaphore(self.parallel)
+        self._cal_lock = threading.Lock()
+        self._cal_file: Path | None = None
+        self._cal: Calibration | None = calibration if isinstance(calibration, Calibration) else None
+        if calibration is True:
+            try:
+                self._cal_file = calibration_path()
+            except ImportError:  # platformdirs missing (an older install): read as shipped
+                self._cal_file = None
+        elif isinstance(calibration, (str, Path)):
+            self._cal_file = Path(calibration)
+        self._cal_stamp: tuple[int, int] | None = None
+        self._models_key = ""
+        #: Why the calibration file is not used ('' when it is, or when there is none).
+        self.calibration_problem = ""
 
     # -- models ------------------------------------------------------------------------
     def net(self, stem: str) -> Net:
@@ -135,8 +162,58 @@ class RackReader:
 
     @property
     def classifier(self) -> Classifier:
-        """The number and colour networks as a :class:`~okey_vision.vision.classify.Classifier`."""
-        return Classifier(self.net("number"), self.net("color"), self.config.classify, self.config.crop)
+        """The number and colour networks as a :class:`~okey_vision.vision.classify.Classifier`
+        (with the player's calibration, when there is one)."""
+        return Classifier(self.net("number"), self.net("color"), self.config.classify, self.config.crop,
+                          self.calibration)
+
+    # -- the player's own tile set ----------------------------------------------------------
+    @property
+    def models_key(self) -> str:
+        """The fingerprint of the classifier files a calibration must be fitted for."""
+        if not self._models_key:
+            self._models_key = models_key([self.net(stem).path for stem in CLASSIFIERS])
+        return self._models_key
+
+    @property
+    def calibration(self) -> Calibration | None:
+        """The calibration this reader reads with (None: the shipped networks
+        alone). A calibration file is looked at (its size and time) each
+        time: a new fit is used from the next read, a removed one no more."""
+        if not self.config.classify.calibration:
+            return None
+        if self._cal_file is None:
+            return self._cal
+        try:
+            st = self._cal_file.stat()
+            stamp: tuple[int, int] | None = (st.st_mtime_ns, st.st_size)
+        except OSError:
+            stamp = None
+        with self._cal_lock:
+            if stamp != self._cal_stamp:
+                self._cal_stamp = stamp
+                self._cal, self.calibration_problem = self._load_calibration() if stamp else (None, "")
+            return self._cal
+
+    def _load_calibration(self) -> tuple[Calibration | None, str]:
+        """The calibration file, if it can be used; else None and why."""
+        assert self._cal_file is not None
+        try:
+            cal = Calibration.load(self._cal_file)
+        except CalibrationError as exc:
+            log.warning("calibration not used: %s", exc)
+            return None, str(exc)
+        if cal.models != self.models_key:
+            why = f"{self._cal_file}: fitted for other models; fit it again (okey-vision calibrate fit)"
+            log.warning("calibration not used: %s", why)
+            return None, why
+        return cal, ""
+
+    def with_calibration(self, calibration: Calibration | str | Path | bool) -> RackReader:
+        """The same reader (its loaded networks shared) reading with ``calibration`` instead."""
+        other = RackReader(self.folder, self.prefer_onnx, self.config, self.parallel, calibration)
+        other._nets, other._lock = self._nets, self._lock
+        return other
 
     # -- stages 1-4: where the tiles are ---------------------------------------------------
     def detect(self, img: np.ndarray) -> list[Detection]:
@@ -308,5 +385,6 @@ def read_rack(image: np.ndarray | str | Path, *, bgr: bool = True,
     return default_reader().read(image, bgr=bgr, indicator=indicator, consistent=consistent)
 
 
-__all__ = ["DEFAULT_MODELS", "ImageError", "ModelMissingError", "RackReader", "STEMS", "default_reader",
+__all__ = ["CLASSIFIERS", "DEFAULT_MODELS", "ImageError", "ModelMissingError", "RackReader", "STEMS",
+           "default_reader",
            "face_probs", "models_dir", "read_rack"]

@@ -26,11 +26,15 @@ def correct_section(app: AppState) -> None:
     with st.expander(tx("correct", n=len(app.entries)), expanded=expanded):
         tile_pickers(app)
         hand = add_or_clear(app)
-        if hand is None:
+        typed = hand is None
+        if typed:
             hand = typed_hand(app)
     if hand is not None:
         app.correcting = True
-        app.set_entries(hand)
+        if typed:  # the whole hand typed for this photo: kept aligned with its reads when learning
+            app.type_hand(hand)
+        else:
+            app.set_entries(hand)
         st.rerun()
 
 

@@ -1,0 +1,184 @@
+"""The guard: a calibration that reads real photos worse than the shipped
+reader is not used.
+
+The judge is the reader issue's real-pixel benchmark
+(``benchmarks/real_pixels.py`` over ``benchmarks/real_views.py``: real
+photos only), cut to what fits beside a fit in well under two minutes: the
+``choose`` part's photos (the shared real Okey photo and half of the
+held-out real Rummikub photos: 18 photos, 284 tiles), each read **as it
+is** and **under a warm, dim light** (the view that moves the colours, which
+is what a calibration changes). The turned, framed and side views move the
+tiles, not their inks: the classify stage reads the same crops there. Both
+readers share the loaded networks; the shipped reader's score is kept in the
+data folder for the models and photos it was measured on, so a fit reads the
+views once.
+
+The benchmark's code and photos are the project's checkout's
+(``benchmarks/`` and ``../shared``, or the photos' folder in
+``$OKEY_VISION_REAL_PIXELS``). Where they are not (an installed wheel), the
+judge is the sample rack photo shipped in the package
+(``okey_vision/data/sample_rack.jpg``, its hand recorded beside it), as it
+is and under the warm, dim light; the verdict names its judge.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+
+from okey_vision.calibrate.align import rack_pairs
+from okey_vision.vision.calibration import Calibration, data_dir
+from okey_vision.vision.reader import RackReader
+
+#: The checkout's real-pixel views (the benchmark's own code).
+REAL_VIEWS = Path(__file__).resolve().parents[2] / "benchmarks" / "real_views.py"
+#: Where the real photos are, when not beside the checkout (``datasets`` folder holding okey-real, rummikub-real).
+REAL_ENV = "OKEY_VISION_REAL_PIXELS"
+#: The views read of each photo.
+KINDS = ("as-is", "warm-dim")
+#: The shipped reader's scores, by judge and models.
+CACHE = "guard-shipped.json"
+#: The sample photo and its recorded hand.
+SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample_rack.jpg"
+
+#: A view to read: its image and a scorer of reads -> (tiles right, tiles).
+Case = tuple[np.ndarray, Callable[[list], tuple[int, int]]]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the guard found: the judge, tiles read right without and with
+    the calibration out of ``tiles``, over ``views`` views, in ``seconds``."""
+
+    judge: str
+    views: int
+    tiles: int
+    shipped: int
+    calibrated: int
+    seconds: float = 0.0
+
+    @property
+    def passed(self) -> bool:
+        """Whether the calibration reads at least as many tiles right as the shipped reader."""
+        return self.calibrated >= self.shipped
+
+    def to_dict(self) -> dict:
+        """Plain data (the calibration's report)."""
+        return {"judge": self.judge, "views": self.views, "tiles": self.tiles, "shipped": self.shipped,
+                "calibrated": self.calibrated, "passed": self.passed, "seconds": round(self.seconds, 1)}
+
+
+def _real_views() -> ModuleType | None:
+    """The benchmark's ``real_views`` module, when the checkout has it and its photos."""
+    if not REAL_VIEWS.exists():
+        return None
+    spec = importlib.util.spec_from_file_location("okey_real_views", REAL_VIEWS)
+    if spec is None or spec.loader is None:
+        return None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(spec.name, module)
+    try:
+        spec.loader.exec_module(module)
+    except Exception:  # noqa: BLE001 - a broken or partial checkout: the sample judges
+        return None
+    env = os.environ.get(REAL_ENV)
+    if env:
+        shared = Path(env)
+        setattr(module, "SHARED", shared)  # noqa: B010 - the benchmark module's own settings, found at run time
+        setattr(module, "OKEY_PHOTO", shared / "okey-real" / "images" / "okey-solver-py-rack-1.jpg")  # noqa: B010
+    return module
+
+
+def real_cases() -> tuple[str, list[Case]]:
+    """The real-pixel judge's views (empty when its code or photos are not here)."""
+    rv = _real_views()
+    if rv is None:
+        return "", []
+    try:
+        photos = rv.real_photos("choose")
+    except Exception:  # noqa: BLE001 - photos missing or unreadable: the sample judges
+        return "", []
+    cases: list[Case] = []
+    for photo in photos:
+        try:
+            views = rv.views(photo, (), KINDS)
+        except (OSError, FileNotFoundError):
+            continue
+        for view in views:
+            def score(reads: list, view=view) -> tuple[int, int]:
+                s = rv.score_view(view, reads)
+                return s.right, s.tiles
+            cases.append((view.image, score))
+    name = f"real-pixel choose part, {len(photos)} photos as is and under a warm, dim light"
+    return (name, cases) if cases else ("", [])
+
+
+def sample_cases() -> tuple[str, list[Case]]:
+    """The shipped sample photo as it is and under a warm, dim light."""
+    import cv2
+
+    img = cv2.imread(str(SAMPLE))
+    if img is None:
+        return "", []
+    truth = json.loads(SAMPLE.with_suffix(".json").read_text(encoding="utf-8"))
+    hand = list(truth["hand"])
+
+    def score(reads: list) -> tuple[int, int]:
+        pairs, _ = rack_pairs(reads, hand)
+        return sum(1 for _, r, t in pairs if r.name == t), len(hand)
+
+    dim = np.clip(255.0 * (img.astype(np.float32) / 255.0 * np.array([0.6, 0.85, 1.0])) ** 1.6, 0, 255)
+    return "the sample rack photo as is and under a warm, dim light", [(img, score), (dim.astype(np.uint8), score)]
+
+
+def cases() -> tuple[str, list[Case]]:
+    """The judge: the real-pixel subset when it is here, else the sample photo."""
+    name, found = real_cases()
+    return (name, found) if found else sample_cases()
+
+
+def score_all(reader: RackReader, found: Sequence[Case]) -> tuple[int, int]:
+    """(tiles right, tiles) over the views."""
+    right = tiles = 0
+    for image, score in found:
+        r, t = score(reader.read(image))
+        right += r
+        tiles += t
+    return right, tiles
+
+
+def guard(reader: RackReader, calibration: Calibration, folder: str | Path | None = None,
+          judge: tuple[str, list[Case]] | None = None) -> Verdict:
+    """The calibration's verdict: the judge's views read by ``reader``'s
+    networks with and without it (the shipped score kept in ``folder``)."""
+    t0 = time.perf_counter()
+    name, found = judge if judge is not None else cases()
+    cache = Path(folder if folder is not None else data_dir()) / CACHE
+    key = f"{reader.models_key}|{name}|{len(found)}"
+    try:
+        known = json.loads(cache.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        known = {}
+    if isinstance(known.get(key), list):
+        shipped, tiles = (int(v) for v in known[key])
+    else:
+        shipped, tiles = score_all(reader.with_calibration(False), found)
+        try:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            cache.write_text(json.dumps({key: [shipped, tiles]}), encoding="utf-8")
+        except OSError:
+            pass  # a read-only folder: measured again next time
+    calibrated, _ = score_all(reader.with_calibration(calibration), found)
+    return Verdict(name, len(found), tiles, shipped, calibrated, time.perf_counter() - t0)
+
+
+__all__ = ["KINDS", "REAL_ENV", "Verdict", "cases", "guard", "real_cases", "sample_cases", "score_all"]

@@ -1,0 +1,424 @@
+"""A player's own tile set, learned from their corrections (issue 28): what
+the reader applies.
+
+Every Okey set has its own inks and font: a navy blue the colour network
+reads as black, an orange it reads as red. A :class:`Calibration` holds, beside
+the shipped networks (never changed), one small *expert* per network fitted
+on the player's labelled crops (:mod:`okey_vision.calibrate.fit`):
+
+- **shift** (each network): a log-prior shift per class, added to the
+  network's log probabilities (the network's own evidence, which already
+  copes with the light, moved where the set lies: a navy the network calls
+  black at 0.7 read blue, a black it is sure of still black);
+- **ink** (the colour network): the set's ink prototypes, the median Lab of
+  each colour's ink pixels on the white-balanced crop (:func:`ink_features`),
+  with a per-channel spread;
+- **shape** (the number network, where the player gave enough crops of a
+  number): the numerals' mean gradient histogram (:func:`shape_features`).
+
+The calibration speaks in the light it learned in (:data:`LIGHT_MARGIN`).
+The classify stage adds the shift to each crop's log probabilities,
+multiplies them by the expert's likelihood ratio and renormalises (a
+product of experts):
+``log p'(c) = log p(c) - min(cap, weight * (best score - score(c)))``, where
+``score(c)`` (<= 0) says how near the crop lies to the prototype of a class
+the player has shown, and ``reference`` stands for a class never shown
+(:func:`vote`). ``cap`` bounds what a few crops can do against the network:
+a read the network is sure of stays.
+The shift's strength and the experts' ``weight``, ``reference`` and ``cap``
+are chosen at fit time on the player's crops, each crop judged by what was
+fitted without it.
+
+The calibration is a small file (``calibration.npz``) in the player's data
+folder (:func:`data_dir`: ``$OKEY_VISION_DATA``, else the user data
+directory), read by the reader when present and made for the models it runs
+(:attr:`Calibration.models`); ``ClassifyConfig.calibration`` turns it off.
+numpy and OpenCV only (no torch).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+
+from okey_vision.errors import OkeyError, clip
+
+#: Where the player's corrections and calibration are kept (overrides the user data directory).
+DATA_ENV = "OKEY_VISION_DATA"
+#: The calibration's file name in the data folder.
+FILE = "calibration.npz"
+#: The file's format; another is not read.
+FORMAT = 1
+#: Ink pixels lie this far from the face (|dL| + 1.5 |dab|, 8-bit Lab), as in
+#: :func:`okey_vision.vision.crops.have_ink`.
+INK_DISTANCE = 45.0
+#: The part of an upright crop where the tile's face lies (x from, x to, y
+#: from, y to, shares of the crop): away from the rack and the neighbours.
+INK_WINDOW = (0.25, 0.75, 0.1, 0.9)
+#: Fewer ink pixels than this: no ink colour (the expert stays out).
+MIN_INK = 8
+#: The calibration speaks in the light it learned in: a crop whose light (the
+#: log white-balance gain of its face in a channel, :func:`crop_light`) lies
+#: this far outside the range of the player's crops' lights in that channel
+#: has its say (shift and experts) fading, to none at twice as far. On
+#: renders of one set, dim or tinted photos' inks (gains 2-3 times the
+#: learned ones) looked like another colour's under the learned prototypes
+#: and turned reds the network read right into blacks; a navy set's shift
+#: turned a real Rummikub black 3 under a warm, dim light blue. 0.5 rather
+#: than 0.3 (chosen on renders of the set that are not among the calibration
+#: benchmark's photos, and on the guard's views): 11 rather than 19 of 45
+#: misreads left, the guard's 550 tiles read alike.
+LIGHT_MARGIN = 0.5
+#: A numeral's shape matches its prototype to exp(-1/2) when their cosine is this far below 1.
+SHAPE_SPREAD = 0.15
+#: Orientation bins of the numerals' gradient histogram (:func:`shape_features`).
+ORIENTATIONS = 9
+
+
+class CalibrationError(OkeyError):
+    """A calibration file that cannot be used (damaged, another format, other models)."""
+
+
+def data_dir() -> Path:
+    """The folder of the player's corrections and calibration:
+    ``$OKEY_VISION_DATA``, else the user data directory (platformdirs)."""
+    env = os.environ.get(DATA_ENV)
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("okey-vision", appauthor=False))
+
+
+def calibration_path(folder: str | Path | None = None) -> Path:
+    """The calibration file in ``folder`` (default: :func:`data_dir`)."""
+    return Path(folder if folder is not None else data_dir()) / FILE
+
+
+def models_key(paths: Sequence[Path]) -> str:
+    """A fingerprint of the classifier files a calibration was fitted on (first 16 hex of SHA-256)."""
+    h = hashlib.sha256()
+    for p in paths:
+        h.update(Path(p).read_bytes())
+    return h.hexdigest()[:16]
+
+
+# -- features ------------------------------------------------------------------------------
+
+def ink_features(wb_crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+    """Each white-balanced upright crop's ink hue: the direction in Lab
+    (L*, a*, b*) from the tile's face to its ink, (n, 3) float32 unit
+    vectors; a row of NaN where the crop shows too little ink.
+
+    A pixel on a numeral's edge mixes ink with the face, so it lies on the
+    line from the face to the ink: the direction (the mean step from the face
+    over the ink pixels, weighted by their distance from it) is the same for
+    a thin stroke as for a bold one, where the ink's median colour is not."""
+    import cv2
+
+    n = len(wb_crops)
+    if n == 0:
+        return np.zeros((0, 3), np.float32)
+    batch = np.stack(list(wb_crops))
+    h, w = batch.shape[1:3]
+    x0, x1, y0, y1 = (round(v * s) for v, s in zip(INK_WINDOW, (w, w, h, h), strict=True))
+    part = np.ascontiguousarray(batch[:, y0:y1, x0:x1]).astype(np.float32) / 255.0
+    lab = cv2.cvtColor(part.reshape(-1, part.shape[2], 3), cv2.COLOR_BGR2LAB).reshape(n, -1, 3)
+    light = lab[..., 0] >= np.quantile(lab[..., 0], 0.6, axis=1, keepdims=True)
+    face = np.nanmedian(np.where(light[..., None], lab, np.nan), axis=1)
+    step = lab - face[:, None, :]
+    dist = np.abs(step[..., 0]) * 2.55 + 1.5 * np.hypot(step[..., 1], step[..., 2])  # have_ink's 8-bit units
+    ink = dist > INK_DISTANCE
+    norm = np.linalg.norm(step, axis=2)
+    mean = (step * (norm * ink)[..., None]).sum(1)
+    out = mean / np.maximum(np.linalg.norm(mean, axis=1, keepdims=True), 1e-9)
+    out[ink.sum(1) < MIN_INK] = np.nan
+    return out.astype(np.float32)
+
+
+def crop_light(crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+    """Each crop's light: the log gains (B, G, R) that white-balance its face
+    (0: the face as :data:`~okey_vision.vision.crops.FACE_REFERENCE`; 1: a
+    channel e times darker), (n, 3): the light's strength and its tint."""
+    from okey_vision.vision.crops import FACE_REFERENCE, face_colours
+
+    if len(crops) == 0:
+        return np.zeros((0, 3))
+    return np.log(np.asarray(FACE_REFERENCE) / np.maximum(face_colours(list(crops)), 1.0))
+
+
+def shape_features(crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+    """Each upright crop's numeral shape: a histogram of its grey gradients'
+    orientations (:data:`ORIENTATIONS` bins, unsigned, weighted by strength)
+    in 16 px cells every 8 px of the 64 px crop (7 x 7 cells), square-rooted
+    and made unit length, (n, 441) float32: coarse, so a crop a few pixels
+    off still matches."""
+    import cv2
+
+    n = len(crops)
+    size = 64
+    if n == 0:
+        return np.zeros((0, 49 * ORIENTATIONS), np.float32)
+    grey = np.stack([cv2.resize(cv2.cvtColor(np.ascontiguousarray(c), cv2.COLOR_BGR2GRAY), (size, size),
+                                interpolation=cv2.INTER_AREA) if c.shape[:2] != (size, size)
+                     else cv2.cvtColor(np.ascontiguousarray(c), cv2.COLOR_BGR2GRAY) for c in crops])
+    g = grey.astype(np.float32)
+    gx = np.zeros_like(g)
+    gy = np.zeros_like(g)
+    gx[:, :, 1:-1] = g[:, :, 2:] - g[:, :, :-2]
+    gy[:, 1:-1, :] = g[:, 2:, :] - g[:, :-2, :]
+    mag = np.hypot(gx, gy)
+    bins = (np.mod(np.arctan2(gy, gx), np.pi) / np.pi * ORIENTATIONS).astype(np.int64) % ORIENTATIONS
+    hist = np.zeros((n, size, size, ORIENTATIONS), np.float32)
+    np.put_along_axis(hist, bins[..., None], mag[..., None], axis=3)
+    cells = hist.reshape(n, 8, 8, 8, 8, ORIENTATIONS).sum((2, 4))          # 8 px cells
+    cells = cells[:, :-1, :-1] + cells[:, 1:, :-1] + cells[:, :-1, 1:] + cells[:, 1:, 1:]  # 16 px, every 8
+    f = np.sqrt(cells.reshape(n, -1))
+    return f / np.maximum(np.linalg.norm(f, axis=1, keepdims=True), 1e-6)
+
+
+# -- the experts ---------------------------------------------------------------------------
+
+#: The two kinds of expert: ink colour (Gaussian prototypes) and numeral shape (cosine prototypes).
+INK, SHAPE = "ink", "shape"
+
+
+def vote(scores: np.ndarray, weight: float, reference: float, cap: float) -> np.ndarray:
+    """An expert's log factors from its scores (n, k; NaN: a class it never
+    saw): a class never seen scores ``reference`` (the background); each
+    class loses ``weight`` times its shortfall from the best score, at most
+    ``cap`` nats. So a crop near one prototype counts against the other
+    classes, the unseen ones too; a crop near none (every score below the
+    reference) counts against the seen classes only; a crop without a
+    feature (a NaN row) counts for nothing.
+
+    >>> vote(np.array([[-0.1, -3.0, np.nan], [-5.0, -6.0, np.nan]]), 1.0, -2.0, 4.0).round(1).tolist()
+    [[0.0, -2.9, -1.9], [-3.0, -4.0, 0.0]]
+    """
+    if not scores.size:
+        return np.zeros_like(scores)
+    full = np.where(np.isnan(scores), reference, scores)
+    t = np.clip(weight * (full - full.max(1, keepdims=True)), -cap, 0.0)
+    t[np.isnan(scores).all(1)] = 0.0
+    return t
+
+
+@dataclass(frozen=True, eq=False)
+class Expert:
+    """One set-specific expert over one network's classes (see the module's
+    docstring): each class's prototype (NaN: never shown), how many crops made
+    it, the features' spread, and the weight, reference and cap of its vote."""
+
+    kind: str
+    classes: tuple[str, ...]
+    means: np.ndarray = field(repr=False)
+    counts: np.ndarray = field(repr=False)
+    scale: np.ndarray = field(repr=False)
+    weight: float = 0.0
+    reference: float = 0.0
+    cap: float = 0.0
+
+    @property
+    def known(self) -> np.ndarray:
+        """Which classes have a prototype."""
+        return ~np.isnan(self.means).any(1)
+
+    def scores(self, feats: np.ndarray) -> np.ndarray:
+        """How near each crop lies to each class's prototype (<= 0, 0 on it),
+        (n, k); NaN: no prototype or no feature."""
+        if self.kind == INK:
+            d = (feats[:, None, :] - self.means[None, :, :]) / self.scale
+            return -0.5 * (d ** 2).sum(-1)
+        return feats @ np.nan_to_num(self.means).T - 1.0 + np.where(self.known, 0.0, np.nan)[None, :]
+
+    def membership(self, feats: np.ndarray) -> np.ndarray:
+        """How well each crop matches each class's prototype, 0..1 (0: a class
+        never shown, or a crop without a feature): exp(-d^2 / 2) in spreads
+        for ink, the cosine's shortfall in :data:`SHAPE_SPREAD` for shape."""
+        s = self.scores(feats)
+        if self.kind == SHAPE:
+            s = -0.5 * (s / SHAPE_SPREAD) ** 2
+        return np.nan_to_num(np.exp(s), nan=0.0)
+
+    def terms(self, feats: np.ndarray) -> np.ndarray:
+        """The expert's log factor for each crop and class (:func:`vote`)."""
+        return vote(self.scores(feats), self.weight, self.reference, self.cap)
+
+    def apply(self, probs: np.ndarray, feats: np.ndarray, say: np.ndarray | None = None) -> np.ndarray:
+        """The network's probabilities ``probs`` (n, k) times the expert's
+        factors (each crop's scaled by its ``say``, 0..1), renormalised."""
+        if self.weight <= 0 or not len(probs):
+            return probs
+        terms = self.terms(feats)
+        if say is not None:
+            terms = terms * say[:, None]
+        logp = np.log(np.clip(probs, 1e-9, None)) + terms
+        logp -= logp.max(1, keepdims=True)
+        p = np.exp(logp)
+        return p / p.sum(1, keepdims=True)
+
+    def arrays(self, prefix: str) -> dict[str, np.ndarray]:
+        """The expert as named arrays (for :meth:`Calibration.save`)."""
+        return {f"{prefix}_means": self.means, f"{prefix}_counts": self.counts, f"{prefix}_scale": self.scale,
+                f"{prefix}_vote": np.array([self.weight, self.reference, self.cap], np.float64)}
+
+    @classmethod
+    def from_arrays(cls, kind: str, classes: Sequence[str], data: dict[str, np.ndarray], prefix: str) -> Expert:
+        """The expert :meth:`arrays` saved."""
+        w, r, c = (float(v) for v in data[f"{prefix}_vote"])
+        return cls(kind, tuple(classes), np.asarray(data[f"{prefix}_means"], np.float64),
+                   np.asarray(data[f"{prefix}_counts"], np.int64), np.asarray(data[f"{prefix}_scale"], np.float64),
+                   w, r, c)
+
+
+@dataclass(frozen=True, eq=False)
+class Calibration:
+    """The experts fitted on one player's crops, and what they were fitted from."""
+
+    colour: Expert | None
+    number: Expert | None
+    #: The range of the player's crops' lights (:func:`crop_light`; lowest
+    #: B, G, R gains, then highest): the experts' say fades outside it.
+    light: tuple[float, ...] = (0.0,) * 6
+    #: Crops and photos they came from.
+    crops: int = 0
+    photos: int = 0
+    #: When it was fitted (ISO time) and the classifier files it was fitted for (:func:`models_key`).
+    made: str = ""
+    models: str = ""
+    #: Log-prior shifts of the colour (5) and number (14) networks' classes (None: none).
+    colour_shift: np.ndarray | None = field(default=None, repr=False)
+    number_shift: np.ndarray | None = field(default=None, repr=False)
+    #: What the fit measured: leave-one-out errors on the player's crops
+    #: without and with it, and the guard's real-photo check (plain data).
+    report: dict = field(default_factory=dict, repr=False)
+
+    @staticmethod
+    def shifted(probs: np.ndarray, shift: np.ndarray | None, say: np.ndarray,
+                member: np.ndarray | None = None) -> np.ndarray:
+        """Probabilities (n, k) with a log-prior ``shift`` (k,) added, each
+        crop's scaled by its ``say`` (0..1), renormalised. With ``member``
+        (n, k: how well each crop matches each class's prototype, 0..1) a
+        class is only raised, and only as far as the crop looks like it: a
+        black tile of another set, read black by the network, is not pushed
+        to the blue this set's navy needed."""
+        if shift is None or not len(probs) or not np.any(shift):
+            return probs
+        step = say[:, None] * (shift[None, :] if member is None else member * np.maximum(shift, 0.0)[None, :])
+        logp = np.log(np.clip(probs, 1e-9, None)) + step
+        p = np.exp(logp - logp.max(1, keepdims=True))
+        return p / p.sum(1, keepdims=True)
+
+    def say(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """How much the calibration has to say on each crop (1 in the light it
+        learned in, fading to 0 at twice :data:`LIGHT_MARGIN` outside it)."""
+        light = crop_light(crops)
+        lo, hi = np.asarray(self.light[:3]), np.asarray(self.light[3:])
+        off = np.maximum(np.maximum(lo - light, light - hi).max(1) - LIGHT_MARGIN, 0.0)
+        return np.clip(1.0 - off / LIGHT_MARGIN, 0.0, 1.0)
+
+    def adjust(self, crops: Sequence[np.ndarray], wb_crops: Sequence[np.ndarray], number: np.ndarray,
+               colour: np.ndarray, owner: Sequence[int] | np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """The number (n, 14) and colour (n, 5) networks' probabilities of
+        upright crops (``wb_crops``: white-balanced) with the experts' say.
+        ``owner``: for each crop, the index of a crop showing the same light
+        and ink (the classify stage cuts each tile both ways up: the ink
+        window is symmetric under a half turn), so they are measured once for
+        both (a read's time, issue 28: at most 10 % more)."""
+        if not self.active or not len(crops):
+            return number, colour
+        own = np.arange(len(crops)) if owner is None else np.asarray(owner, np.int64)
+        reps, back = np.unique(own, return_inverse=True)
+        say = self.say([crops[i] for i in reps])[back]
+        if not say.any():
+            return number, colour
+        # A numeral's shape is a crop's own (a tile turned shows another shape); only when its expert acts.
+        use_shape = self.number is not None and (self.number.weight > 0 or self.number_shift is not None)
+        shape = shape_features(crops) if use_shape else None
+        ink = ink_features([wb_crops[i] for i in reps])[back] if self.colour is not None else None
+        for name, expert, feats in (("number", self.number, shape), ("colour", self.colour, ink)):
+            probs = number if name == "number" else colour
+            shift = self.number_shift if name == "number" else self.colour_shift
+            member = expert.membership(feats) if expert is not None and feats is not None else None
+            probs = self.shifted(probs, shift, say, member)
+            if expert is not None and expert.weight > 0 and feats is not None:
+                probs = expert.apply(probs, feats, say)
+            number, colour = (probs, colour) if name == "number" else (number, probs)
+        return number, colour
+
+    def weakened(self, strength: float) -> Calibration:
+        """The same calibration at ``strength`` (0..1) of its pull: shifts,
+        experts' weights and caps scaled (the guard's fallback)."""
+        def scale(e: Expert | None) -> Expert | None:
+            return None if e is None else replace(e, weight=e.weight * strength, cap=e.cap * strength)
+
+        def shift(s: np.ndarray | None) -> np.ndarray | None:
+            return None if s is None else s * strength
+
+        return replace(self, colour=scale(self.colour), number=scale(self.number),
+                       colour_shift=shift(self.colour_shift), number_shift=shift(self.number_shift),
+                       report={**self.report, "strength": strength})
+
+    @property
+    def active(self) -> bool:
+        """Whether it changes any read (a shift, or an expert with a weight)."""
+        shifts = (s for s in (self.colour_shift, self.number_shift) if s is not None)
+        return any(e is not None and e.weight > 0 for e in (self.colour, self.number)) or any(
+            bool(np.any(s)) for s in shifts)
+
+    def save(self, path: str | Path) -> Path:
+        """Write the calibration (atomically: a reader never sees half a file)."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        meta = {"format": FORMAT, "light": list(self.light), "crops": self.crops, "photos": self.photos,
+                "made": self.made, "models": self.models, "report": self.report,
+                "colour": list(self.colour.classes) if self.colour else None,
+                "number": list(self.number.classes) if self.number else None}
+        arrays: dict[str, np.ndarray] = {"meta": np.array(json.dumps(meta))}
+        if self.colour is not None:
+            arrays.update(self.colour.arrays("colour"))
+        if self.number is not None:
+            arrays.update(self.number.arrays("number"))
+        for name, shift in (("colour_shift", self.colour_shift), ("number_shift", self.number_shift)):
+            if shift is not None:
+                arrays[name] = np.asarray(shift, np.float64)
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "wb") as fh:
+            np.savez(fh, **arrays)  # type: ignore[arg-type]  # numpy's stubs type the keywords as bool
+        os.replace(tmp, path)
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path) -> Calibration:
+        """The calibration in ``path``; :class:`CalibrationError` naming the file when it cannot be read."""
+        path = Path(path)
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                data = {k: z[k] for k in z.files}
+            meta = json.loads(str(data["meta"]))
+        except (OSError, ValueError, KeyError, EOFError) as exc:
+            raise CalibrationError(f"{clip(path)}: not a calibration file ({clip(str(exc), 60)})") from None
+        if meta.get("format") != FORMAT:
+            raise CalibrationError(f"{clip(path)}: a calibration of another format ({meta.get('format')})")
+        try:
+            colour = Expert.from_arrays(INK, meta["colour"], data, "colour") if meta.get("colour") else None
+            number = Expert.from_arrays(SHAPE, meta["number"], data, "number") if meta.get("number") else None
+        except (KeyError, ValueError, TypeError) as exc:
+            raise CalibrationError(f"{clip(path)}: a damaged calibration ({clip(str(exc), 60)})") from None
+        light = tuple(float(v) for v in meta.get("light", ()))
+        shifts = {k: np.asarray(data[k], np.float64) if k in data else None for k in ("colour_shift", "number_shift")}
+        if any(v is not None and v.shape != (n,) for v, n in zip(shifts.values(), (5, 14), strict=True)):
+            raise CalibrationError(f"{clip(path)}: a damaged calibration (shifts of the wrong size)")
+        return cls(colour, number, light if len(light) == 6 else (0.0,) * 6, int(meta.get("crops", 0)),
+                   int(meta.get("photos", 0)), str(meta.get("made", "")), str(meta.get("models", "")),
+                   report=dict(meta.get("report") or {}), **shifts)
+
+
+__all__ = ["DATA_ENV", "FILE", "INK", "LIGHT_MARGIN", "SHAPE", "Calibration", "CalibrationError", "Expert",
+           "calibration_path", "crop_light", "data_dir", "ink_features", "models_key", "shape_features", "vote"]
