@@ -63,6 +63,14 @@ class SynthConfig:
     p_tint: float = 0.0
     #: Probability of an Okey table cover (felt, speckled, checked, marble, wood).
     p_okey_table: float = 0.0
+    #: When hi > 0: the apparent tile height is this share of the photo's long
+    #: side (log-uniform), replacing ``tile_height``'s draw: close-ups whose
+    #: tiles are as large in the frame whatever the photo's pixel size.
+    tile_share: tuple[float, float] = (0.0, 0.0)
+    #: A turned or side-seen rack is shrunk until it spans at most
+    #: uniform(lo, hi) times the frame; above 1 the rack is cut by the frame
+    #: (close-ups). The default is the renderer's own range.
+    turned_fit: tuple[float, float] = (0.85, 1.15)
     #: A tile cut by the border or occluded is labelled only if at least
     #: this fraction of it is visible.
     min_visible: float = 0.6
