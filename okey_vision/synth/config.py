@@ -67,6 +67,14 @@ class SynthConfig:
     #: name of a set in ``sprites.PINNED_SETS`` (palette, font, symbol, body
     #: all fixed); "" draws a new set per photo, as the training recipes do.
     pinned_set: str = ""
+    #: When hi > 0: the apparent tile height is this share of the photo's long
+    #: side (log-uniform), replacing ``tile_height``'s draw: close-ups whose
+    #: tiles are as large in the frame whatever the photo's pixel size.
+    tile_share: tuple[float, float] = (0.0, 0.0)
+    #: A turned or side-seen rack is shrunk until it spans at most
+    #: uniform(lo, hi) times the frame; above 1 the rack is cut by the frame
+    #: (close-ups). The default is the renderer's own range.
+    turned_fit: tuple[float, float] = (0.85, 1.15)
     #: A tile cut by the border or occluded is labelled only if at least
     #: this fraction of it is visible.
     min_visible: float = 0.6

@@ -617,7 +617,9 @@ def _sample_out_size(rng: Rng, cfg: SynthConfig) -> tuple[int, int]:
     return w - w % 2, h - h % 2
 
 
-def _sample_tile_height(rng: Rng, cfg: SynthConfig, fit: float) -> float:
+def _sample_tile_height(rng: Rng, cfg: SynthConfig, fit: float, long_side: int) -> float:
+    if cfg.tile_share[1] > 0:  # a share of the photo's long side (close-ups)
+        return long_side * math.exp(rng.uniform(math.log(cfg.tile_share[0]), math.log(cfg.tile_share[1])))
     lo, hi = cfg.tile_height
     if rng.random() < 0.7:  # the layout fills a good part of the frame (or overflows it)
         t = fit * math.exp(rng.uniform(math.log(0.4), math.log(1.3)))
@@ -646,7 +648,7 @@ def _lay_out(rng: Rng, cfg: SynthConfig, deal: Deal | None = None) -> tuple[_Fra
         fit = min(out_w, out_h) / (math.sqrt(n_flat) * 1.9 + 1.5)
     else:
         fit = out_w / (16.5 * style.aspect)
-    target = _sample_tile_height(rng, cfg, fit)
+    target = _sample_tile_height(rng, cfg, fit, max(out_w, out_h))
     th = float(np.clip(target * rng.uniform(1.0, 1.2), 14, 240))
     if flat:
         layout = _build_flat_scene(rng, cfg, style, th, deck, n_flat)
@@ -951,7 +953,7 @@ def _camera(rng: Rng, cfg: SynthConfig, frame: _Frame, layout: _Layout) -> _Came
         rc = effects.project(h0, np.array([[roi[0], roi[1]], [roi[2], roi[1]], [roi[2], roi[3]],
                                            [roi[0], roi[3]]])) * scale
         ext = rc.max(0) - rc.min(0)
-        over = max(ext[0] / frame.w, ext[1] / frame.h) / rng.uniform(0.85, 1.15)
+        over = max(ext[0] / frame.w, ext[1] / frame.h) / rng.uniform(*cfg.turned_fit)
         if over > 1:
             scale /= over
             target /= over

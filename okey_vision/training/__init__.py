@@ -6,6 +6,7 @@ ultralytics. One module a concern:
 
 * :mod:`~okey_vision.training.paths` -- where data, runs and models live; the log;
 * :mod:`~okey_vision.training.data` -- the detectors' data (upright, oriented, row strips);
+* :mod:`~okey_vision.training.views` -- the oriented detector's data as the reader's normalised views;
 * :mod:`~okey_vision.training.crop_data` -- the classifiers' crops (rendered, real, detected);
 * :mod:`~okey_vision.training.recover` -- a trainable checkpoint rebuilt from a shipped ONNX model;
 * :mod:`~okey_vision.training.export` -- shipping a run's weights, mixing checkpoints, ONNX export;

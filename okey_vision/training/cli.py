@@ -10,6 +10,7 @@ copies the stripped last weights into ``models/<model>.pt``.
     python -m okey_vision.training detector --epochs 12
     python -m okey_vision.training number --epochs 15
     python -m okey_vision.training color --epochs 8
+    python -m okey_vision.training obb --views 2000 --recipe synth-closeup.yaml --init models/detector.onnx
 
 Run it again with the same arguments to resume an interrupted run (it resumes
 from ``runs/okey/<model>/weights/last.pt``); ``--init models/detector.onnx``
@@ -69,6 +70,13 @@ def add_detector_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--fliplr", type=float, default=0.0,
                    help="obb: mirror this share of the training images left to right (the reader "
                         "also reads the photo mirrored: FLIP_FUSE)")
+    g.add_argument("--views", type=int, default=0,
+                   help="obb: train on the reader's normalised views (okey_vision.training.views) "
+                        "of this many scenes of --recipe (default synth-closeup.yaml) and of the real "
+                        "training photos turned, cut in 416 px crops (imgsz 416, view augmentation)")
+    g.add_argument("--view-turns", dest="view_turns", type=int, default=6,
+                   help="obb --views: views of each real training photo, each turned by a random "
+                        "angle (each crop --real-photos times)")
 
 
 def add_crop_options(p: argparse.ArgumentParser) -> None:
@@ -124,6 +132,8 @@ def add_export_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--onnx", default="number,color",
                    help="export: which models/*.pt to export (shipped: number,color; "
                         "'detector,number,color' for the fastest, all-ONNX reader)")
+    g.add_argument("--models", help="export: the folder of the .pt files, where the .onnx go "
+                                    "(default models/; a candidate's folder keeps the shipped ones)")
     g.add_argument("--mix-old", help="mix: the checkpoint a fine-tune started from")
     g.add_argument("--mix-new", help="mix: the fine-tuned checkpoint")
     g.add_argument("--mix-weight", type=float, default=0.7, help="mix: weight of --mix-new")
@@ -137,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
         if m == "mix":
             print(mix_weights(args.mix_old, args.mix_new, args.mix_weight, args.mix_out))
         elif m == "export":
-            export_onnx(stems=tuple(x for x in args.onnx.split(",") if x))
+            export_onnx(stems=tuple(x for x in args.onnx.split(",") if x), folder=args.models)
         else:
             train(m, args)
     return 0

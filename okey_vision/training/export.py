@@ -65,14 +65,14 @@ def mix_weights(old: str | Path, new: str | Path, weight: float, out: str | Path
 
 
 def export_onnx(log: logging.Logger | None = None, stems: tuple[str, ...] = ("detector", "number", "color"),
-                half_weights: bool = True) -> list[Path]:
-    """Export the shipped ``models/*.pt`` to ONNX beside them (the reader runs ONNX)."""
+                half_weights: bool = True, folder: str | Path | None = None) -> list[Path]:
+    """Export ``models/*.pt`` (or ``folder``'s: a candidate's) to ONNX beside them (the reader runs ONNX)."""
     from ultralytics import YOLO
 
     log = log or paths.log_to(paths.RUNS / "export.log")
     out = []
     for stem in stems:
-        pt = paths.MODELS / f"{stem}.pt"
+        pt = Path(folder or paths.MODELS) / f"{stem}.pt"
         if not pt.exists():
             log.info(f"no {pt}; skipped")
             continue

@@ -27,6 +27,8 @@ from okey_vision.training.data import (
 )
 from okey_vision.training.export import ship
 from okey_vision.training.recover import calibration_images, recover_pt
+from okey_vision.training.views import CROP as VIEW_CROP
+from okey_vision.training.views import make_view_data
 
 #: Default recipe per model: data size, image size, schedule.
 RECIPES: dict[str, dict[str, Any]] = {
@@ -44,13 +46,18 @@ RECIPES: dict[str, dict[str, Any]] = {
 #: The network yaml each model is built from.
 MODEL_YAML = {"obb": "yolo11n-obb.yaml", "detector": "yolo11n.yaml",
               "number": "yolo11n-cls.yaml", "color": "yolo11n-cls.yaml"}
+#: Share of mosaic images when training on views (4 views side by side, at their scale).
+VIEW_MOSAIC = 0.3
 #: Command-line options that override a recipe's value when given.
 OVERRIDES = ("count", "seed", "imgsz", "batch", "epochs", "lr0", "fraction", "warmup_epochs")
 
 
 def recipe(model: str, args: argparse.Namespace) -> dict[str, Any]:
-    """``model``'s default recipe with the options given on the command line."""
+    """``model``'s default recipe with the options given on the command line
+    (``obb --views``: trained at the views' crop size unless ``--imgsz`` says otherwise)."""
     r = dict(RECIPES[model])
+    if model == "obb" and args.views:
+        r["imgsz"] = VIEW_CROP
     for k in OVERRIDES:
         if getattr(args, k) is not None:
             r[k] = getattr(args, k)
@@ -119,6 +126,8 @@ def training_data(model: str, r: dict[str, Any], args: argparse.Namespace, log: 
         if args.strips:
             data = with_strips(data, make_strip_data(args.strips, args.strips_seed, log))
         return data
+    if model == "obb" and args.views:
+        return make_view_data(args.views, r["seed"], log, args.recipe, args.view_turns, args.real_photos)
     if model == "obb":
         return make_obb_data(r["count"], r["seed"], log, args.recipe, args.real_photos)
     return make_crop_data(model, r["count"], r["seed"], log, fj_repeat=args.fj_repeat,
@@ -156,6 +165,11 @@ def initial_weights(model: str, init: str | None, data: Path, log: logging.Logge
 
 def augmentation(model: str, r: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
     """The ultralytics augmentation settings of a ``model`` run."""
+    if model == "obb" and args.views:
+        # views stand level at the reader's scale: little turning or scaling,
+        # mosaic low (it keeps the scale), mirrored like the reader's second pass
+        return {"mosaic": VIEW_MOSAIC, "close_mosaic": r["close_mosaic"], "degrees": 5.0, "fliplr": 0.5,
+                "scale": 0.15, "translate": 0.1, "hsv_h": 0.015, "hsv_s": 0.6, "hsv_v": 0.4}
     if model == "obb":  # rotation is exact for oriented labels: any angle
         return {"mosaic": 1.0, "close_mosaic": r["close_mosaic"], "degrees": 180.0, "fliplr": args.fliplr,
                 "scale": 0.5, "translate": 0.1, "hsv_h": 0.015, "hsv_s": 0.6, "hsv_v": 0.4}
