@@ -84,7 +84,7 @@ def test_a_real_photos_labels_stay_inside_its_view() -> None:
     n = 0
     for turn in (0.0, 40.0, 200.0):
         for crop in views.real_crops(image, real, rng, turn):
-            for q, line in zip(crop.quads, views.crop_lines(crop)):
+            for q, line in zip(crop.quads, views.crop_lines(crop), strict=True):
                 n += 1
                 assert _inside(q.mean(0), crop.outline, 0.0)  # on the photo's own pixels
                 corners = np.array(line.split()[1:], float).reshape(4, 2) * views.CROP

@@ -59,8 +59,11 @@ from okey_vision.vision.order import assign_rows
 from okey_vision.vision.reads import TileRead, rack_order
 from okey_vision.vision.trace import ReadTrace
 
-#: The oriented detector: the first look, and the view when ``DetectConfig.view_stem`` names it.
+#: The oriented detector: the first look, and the view when ``DetectConfig.view_stem`` names it
+#: (or names a network the model folder does not hold).
 ORIENTED = "detector"
+#: The view detector: the oriented detector fine-tuned on the normalised views it reads.
+VIEW = "detector_view"
 #: Upright-box detectors: ``detector_axis`` (whole photos), ``detector_strip``
 #: (rack rows warped level: the rectified rows' pass), each when shipped.
 AXIS, STRIP = "detector_axis", "detector_strip"
@@ -136,8 +139,8 @@ class RackReader:
 
     @property
     def stems(self) -> tuple[str, ...]:
-        """The networks this reader runs: the three it needs, and the upright ones the folder has."""
-        return STEMS + tuple(s for s in (AXIS, STRIP) if self.has_net(s))
+        """The networks this reader runs: the three it needs, and the view and upright ones the folder has."""
+        return STEMS + tuple(s for s in (VIEW, AXIS, STRIP) if self.has_net(s))
 
     def load(self) -> RackReader:
         """Load every model now (otherwise the first read does it)."""
