@@ -311,28 +311,30 @@ class OrderConfig:
 class FlagConfig:
     """When a read is flagged for the player to confirm.
 
-    Chosen on the real-pixel choose part (594 views, 29 wrong or false
-    reads): every rule tried there flagged all of them, so the most
-    sensitive rule flagging at most 5 % of the right reads (half the 10 %
-    the product allows: the photos that judge it are few and differ) was
-    kept: 100 % of wrong reads and 4.6 % of right ones flagged there. (The
-    previous rule, 0.9 / 0.2 / 0.99, flagged 3.3 % of right reads on the
-    choose part and 87.8 % of wrong reads on the report part.)
+    Chosen on the real-pixel choose part with the rule kept since issue 24:
+    of the rules flagging every wrong or false read there, the most
+    sensitive flagging at most 5 % of the right reads (half the 10 % the
+    product allows: the photos that judge it are few and differ). With the
+    view detector the choose part has 4 wrong reads in 594 views; the rule
+    kept flags them and 5.0 % of the right reads there (0.97 / 0.995 / 0.02
+    flagged the same 452 right reads; the tie went to the higher threshold).
+    The previous rule, 0.93 / 0.99 / 0.1, flagged 2.2 % of right reads on
+    the choose part and 71.9 % of wrong reads on the report part.
     """
 
     #: Below this confidence a read is flagged ...
-    low_confidence: float = 0.93
+    low_confidence: float = 0.98
     #: ... and below this one too when the tile's two ways up disagree by
     #: more than ``turn_doubt`` nats: a tile read right reads alike both ways
     #: up (the number model was trained on turned crops), a misread one often does not.
-    doubt_confidence: float = 0.99
-    turn_doubt: float = 0.1
+    doubt_confidence: float = 0.995
+    turn_doubt: float = 0.2
 
     def flag(self, confidence: float, turn: float | None) -> bool:
         """Whether a read of this ``confidence`` and 0/180 evidence ``turn``
         (None: unknown) is flagged.
 
-        >>> FlagConfig().flag(0.95, None), FlagConfig().flag(0.95, 0.5), FlagConfig().flag(0.5, 0.0)
+        >>> FlagConfig().flag(0.99, None), FlagConfig().flag(0.99, 0.5), FlagConfig().flag(0.5, 0.0)
         (False, True, True)
         """
         doubt = turn is not None and turn > self.turn_doubt and confidence < self.doubt_confidence
