@@ -70,8 +70,13 @@ PLAN: tuple[tuple[Stage, ...], ...] = (
 FINISH: tuple[Stage, ...] = (
     Stage("strip detector -> detector_strip", move=("detector", "detector_strip")),
     Stage("oriented detector -> detector", move=("obb", "detector")),
+    # the view detector: the oriented one fine-tuned on the reader's normalised views of close-ups
+    Stage("view detector", ("obb", "--views", "2000", "--view-turns", "6", "--seed", "4100",
+                            "--recipe", "synth-closeup.yaml", "--init", "models/detector.pt", "--epochs", "14",
+                            "--batch", "16", "--lr0", "0.0004", "--warmup-epochs", "0")),
+    Stage("view detector -> detector_view", move=("obb", "detector_view")),
     # the upright detector is only the strip detector's start: the reader does not read with it
-    Stage("export detectors", ("export", "--onnx", "detector,detector_strip")),
+    Stage("export detectors", ("export", "--onnx", "detector,detector_view,detector_strip")),
     Stage("number on detected crops", ("number", *_CROPS, "--init", "models/number.pt",
                                        "--detected", "1000", "--detected-seed", "3500",
                                        "--epochs", "2", "--lr0", "0.0003", "--warmup-epochs", "0"),

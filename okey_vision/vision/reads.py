@@ -1,7 +1,7 @@
 """The one boundary type between vision and rules: a tile read from a photo.
 
->>> r = TileRead(box=(10, 20, 40, 65), tile=parse_tile("r7"), confidence=0.97,
-...              alternatives=((parse_tile("r7"), 0.97), (parse_tile("r1"), 0.02)), row=0)
+>>> r = TileRead(box=(10, 20, 40, 65), tile=parse_tile("r7"), confidence=0.99,
+...              alternatives=((parse_tile("r7"), 0.99), (parse_tile("r1"), 0.005)), row=0)
 >>> r.name, r.low_confidence
 ('r7', False)
 """
