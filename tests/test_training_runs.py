@@ -59,6 +59,6 @@ def test_the_command_line_runs_as_a_module() -> None:
     assert plan.returncode == 0, plan.stderr
     commands = [line.split()[3:] for line in plan.stdout.splitlines()
                 if line.startswith("python -m okey_vision.training ")]
-    assert len(commands) == 8
+    assert len(commands) == 9  # 5 trainings, the view detector, 2 exports, the detected-crop number run
     for argv in commands:
         cli.build_parser().parse_args(argv)
