@@ -409,9 +409,15 @@ def phone_check(browser, lang: str, timeout: float, folder: Path) -> list[str]:
         from okey_vision.ui.text import TILE_NOTATION
 
         latin = sorted({m.group(0) for m in TILE_NOTATION.finditer(page.inner_text("body"))})
-        upload = page.evaluate("""() => [...document.querySelectorAll(
-            '[data-testid=stFileUploaderDropzone] button p, [data-testid=stFileUploaderDropzoneInstructions] span')]
-            .map(e => getComputedStyle(e, '::after').content + '|' + getComputedStyle(e).fontSize)""")
+        upload: list[str] = []
+        until = time.time() + 15.0  # the uploader can still be drawing after a rerun: wait for its texts
+        while time.time() < until:
+            upload = page.evaluate("""() => [...document.querySelectorAll(
+                '[data-testid=stFileUploaderDropzone] button p, [data-testid=stFileUploaderDropzoneInstructions] span')]
+                .map(e => getComputedStyle(e, '::after').content + '|' + getComputedStyle(e).fontSize)""")
+            if any("Fotoğraf seç" in u for u in upload) and any("Dosya başına" in u for u in upload):
+                break
+            time.sleep(0.5)
         print(f"phone (tr): tiles in Latin notation on the page: {latin or 'none'}; the uploader says {upload}")
         if latin:
             failures.append(f"phone (tr): tiles written in the Latin notation: {latin}")
