@@ -22,23 +22,18 @@ import argparse
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from check_app import shrink_png  # the app's browser check, beside this file
+from check_app import ARGS, CHROMIUM, shrink_png, wait_port  # the app's browser check, beside this file
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 PORT = 8598
-ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--no-first-run", "--disable-default-apps", "--disable-extensions"]
 
 
 def make_report(folder: Path, report: Path) -> tuple[list[dict], int]:
@@ -108,16 +103,6 @@ def look(report: Path, shot: Path, want: dict[str, int], photos: int) -> list[st
         print(f"screenshot: {shot}")
         browser.close()
     return failures
-
-
-def wait_port(port: int, timeout: float) -> bool:
-    end = time.time() + timeout
-    while time.time() < end:
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return True
-        time.sleep(0.3)
-    return False
 
 
 def app_page(photos: list[Path], want: dict[str, int], shot: Path, timeout: float) -> list[str]:
