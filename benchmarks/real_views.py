@@ -142,14 +142,10 @@ Homography = tuple[np.ndarray, tuple[int, int]]   # 3x3 matrix, (width, height) 
 
 def turn(w: int, h: int, degrees: float) -> Homography:
     """Turned by ``degrees`` (counter-clockwise as shown) about the centre, the canvas grown to hold it all."""
-    import cv2
+    from okey_vision.vision.normalise import turn_matrix
 
-    m = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
-    c, s = abs(m[0, 0]), abs(m[0, 1])
-    nw, nh = round(h * s + w * c), round(h * c + w * s)
-    m[0, 2] += nw / 2 - w / 2
-    m[1, 2] += nh / 2 - h / 2
-    return np.vstack([m, [0, 0, 1]]), (nw, nh)
+    m, size = turn_matrix(w, h, degrees)
+    return np.vstack([m, [0, 0, 1]]), size
 
 
 def border(w: int, h: int, share: float = 0.3) -> Homography:

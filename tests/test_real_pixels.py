@@ -17,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from real_views import OKEY_PHOTO, okey_photo, real_photos, score_view, views  # noqa: E402
 
 from okey_vision.synth import render_scene  # noqa: E402
+from okey_vision.vision.normalise import turn_matrix  # noqa: E402
 from okey_vision.vision.reads import APART, rack_order  # noqa: E402
 
 needs_okey = pytest.mark.skipif(not OKEY_PHOTO.exists(), reason=f"{OKEY_PHOTO} not here")
@@ -69,13 +70,8 @@ def test_the_okey_photo_reads_the_cloth_and_cut_tiles_as_nothing(reader, okey_vi
 
 def turned(img: np.ndarray, degrees: float) -> np.ndarray:
     """The image turned about its centre, the canvas grown to hold it."""
-    h, w = img.shape[:2]
-    m = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
-    c, s = abs(m[0, 0]), abs(m[0, 1])
-    nw, nh = int(h * s + w * c), int(h * c + w * s)
-    m[0, 2] += nw / 2 - w / 2
-    m[1, 2] += nh / 2 - h / 2
-    return cv2.warpAffine(img, m, (nw, nh), borderValue=(60, 60, 60))
+    m, size = turn_matrix(img.shape[1], img.shape[0], degrees)
+    return cv2.warpAffine(img, m, size, borderValue=(60, 60, 60))
 
 
 def test_a_rendered_rack_reads_the_same_hand_turned(reader) -> None:

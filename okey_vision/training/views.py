@@ -209,12 +209,9 @@ def turned_photo(img: np.ndarray, degrees: float, fill: int) -> tuple[np.ndarray
     grown to hold it, filled with grey ``fill``: (image, 2 x 3 photo-to-turned matrix)."""
     import cv2
 
-    h, w = img.shape[:2]
-    m = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
-    c, s = abs(m[0, 0]), abs(m[0, 1])
-    nw, nh = round(h * s + w * c), round(h * c + w * s)
-    m[0, 2] += nw / 2 - w / 2
-    m[1, 2] += nh / 2 - h / 2
+    from okey_vision.vision.normalise import turn_matrix
+
+    m, (nw, nh) = turn_matrix(img.shape[1], img.shape[0], degrees)
     out = cv2.warpAffine(img, m, (nw, nh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                          borderValue=(fill, fill, fill))
     return out, m
