@@ -9,6 +9,7 @@ all speak in a :class:`Lang`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import Enum
 
 
@@ -41,4 +42,15 @@ class Lang(str, Enum):
         return cls.EN
 
 
-__all__ = ["Lang"]
+def fill(table: Mapping[str, tuple[str, str]], key: str, lang: Lang | str = Lang.EN, **fields: object) -> str:
+    """The text ``key`` of ``table`` (key -> (English, Turkish)) in ``lang``,
+    its ``{fields}`` filled: every module's words are looked up this one way.
+
+    >>> fill({"hi": ("Hello {name}.", "Merhaba {name}.")}, "hi", Lang.TR, name="Ayşe")
+    'Merhaba Ayşe.'
+    """
+    en, tr = table[key]
+    return (tr if Lang.of(lang) is Lang.TR else en).format(**fields)
+
+
+__all__ = ["Lang", "fill"]

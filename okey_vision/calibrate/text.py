@@ -8,7 +8,7 @@ keys starting ``label.``, do not).
 
 from __future__ import annotations
 
-from okey_vision.lang import Lang
+from okey_vision.lang import Lang, fill
 
 #: key -> (English, Turkish); ``{name}`` fields are filled by :func:`say`.
 SENTENCES: dict[str, tuple[str, str]] = {
@@ -83,8 +83,7 @@ SENTENCES: dict[str, tuple[str, str]] = {
 
 def say(key: str, lang: Lang = Lang.EN, **fields: object) -> str:
     """The sentence or label ``key`` in ``lang``, its ``{fields}`` filled."""
-    en, tr = SENTENCES[key]
-    return (tr if Lang.of(lang) is Lang.TR else en).format(**fields)
+    return fill(SENTENCES, key, lang, **fields)
 
 
 __all__ = ["SENTENCES", "say"]

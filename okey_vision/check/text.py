@@ -12,7 +12,7 @@ distance); every sentence ends with its full stop (labels do not).
 
 from __future__ import annotations
 
-from okey_vision.lang import Lang
+from okey_vision.lang import Lang, fill
 
 #: key -> (English, Turkish); ``{name}`` fields are filled by :func:`say`.
 #: Keys starting ``label.`` are labels (no full stop); the others are sentences.
@@ -84,8 +84,7 @@ SENTENCES: dict[str, tuple[str, str]] = {
 
 def say(key: str, lang: Lang = Lang.EN, **fields: object) -> str:
     """The sentence or label ``key`` in ``lang``, its ``{fields}`` filled."""
-    en, tr = SENTENCES[key]
-    return (tr if Lang.of(lang) is Lang.TR else en).format(**fields)
+    return fill(SENTENCES, key, lang, **fields)
 
 
 def verdict_label(kind: str, lang: Lang = Lang.EN) -> str:

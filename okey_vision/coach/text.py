@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from okey_vision.coach.advice import Action, Advice, Choice, Reason, Why
 from okey_vision.coach.templates import UNREACHABLE
-from okey_vision.lang import Lang
+from okey_vision.lang import Lang, fill
 from okey_vision.tiles import HAND_SIZE, MAX_HAND, Tile, format_hand, okey_of, sort_tiles
 
 if TYPE_CHECKING:  # pragma: no cover - names for type hints only
@@ -217,8 +217,7 @@ SENTENCES: dict[str, tuple[str, str]] = {
 
 def say(key: str, lang: Lang = Lang.EN, **fields: object) -> str:
     """The sentence ``key`` in ``lang``, its ``{fields}`` filled."""
-    en, tr = SENTENCES[key]
-    return (tr if Lang.of(lang) is Lang.TR else en).format(**fields)
+    return fill(SENTENCES, key, lang, **fields)
 
 
 def count(n: int, unit: str, lang: Lang = Lang.EN) -> str:

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 
-from okey_vision.lang import Lang
+from okey_vision.lang import Lang, fill
 from okey_vision.tiles import COLOR_NAMES_TR, Tile, parse_tile
 
 #: key -> (English, Turkish); ``{name}`` fields are filled by :func:`t`.
@@ -297,10 +297,8 @@ def error_message(exc: Exception, lang: Lang = Lang.EN) -> str:
 
 def t(key: str, lang: Lang = Lang.EN, **fields: object) -> str:
     """The text ``key`` in ``lang``, its ``{fields}`` filled (in Turkish, its tiles in words)."""
-    en, tr = TEXT[key]
-    if Lang.of(lang) is Lang.TR:
-        return in_words(tr.format(**fields), lang)
-    return en.format(**fields)
+    text = fill(TEXT, key, lang, **fields)
+    return in_words(text, lang) if Lang.of(lang) is Lang.TR else text
 
 
 __all__ = ["ERRORS_TR", "TEXT", "TILE_NOTATION", "Lang", "error_message", "in_words", "sentence", "t", "tile_word"]
