@@ -183,8 +183,8 @@ def fit_network(kind: str, classes: Sequence[str], feats: np.ndarray, probs: np.
     y = np.asarray(labels, np.int64)
     logp = np.log(np.clip(probs, 1e-9, None))
     shift, _ = choose_shift(logp, y)
-    known = fit_expert(kind, classes, feats, probs, labels, min_count).expert
     if shift is not None:  # as the reader applies it: gated by the crops' likeness to the prototypes
+        known = fit_expert(kind, classes, feats, probs, labels, min_count).expert  # its prototypes, for membership
         member = known.membership(np.nan_to_num(feats, nan=np.inf)) if known is not None else None
         probs = Calibration.shifted(probs, shift, np.ones(len(y)), member)
     shifted = int((probs.argmax(1) != y).sum())

@@ -342,15 +342,16 @@ class Calibration:
         use_shape = self.number is not None and (self.number.weight > 0 or self.number_shift is not None)
         shape = shape_features(crops) if use_shape else None
         ink = ink_features([wb_crops[i] for i in reps])[back] if self.colour is not None else None
-        for name, expert, feats in (("number", self.number, shape), ("colour", self.colour, ink)):
-            probs = number if name == "number" else colour
-            shift = self.number_shift if name == "number" else self.colour_shift
-            member = expert.membership(feats) if expert is not None and feats is not None else None
-            probs = self.shifted(probs, shift, say, member)
-            if expert is not None and expert.weight > 0 and feats is not None:
-                probs = expert.apply(probs, feats, say)
-            number, colour = (probs, colour) if name == "number" else (number, probs)
-        return number, colour
+        return (self._one(number, self.number_shift, self.number, shape, say),
+                self._one(colour, self.colour_shift, self.colour, ink, say))
+
+    def _one(self, probs: np.ndarray, shift: np.ndarray | None, expert: Expert | None, feats: np.ndarray | None,
+             say: np.ndarray) -> np.ndarray:
+        """One network's probabilities: its shift (gated by the crops' likeness to the prototypes), then its expert."""
+        if expert is None or feats is None:
+            return self.shifted(probs, shift, say)
+        probs = self.shifted(probs, shift, say, expert.membership(feats))
+        return expert.apply(probs, feats, say) if expert.weight > 0 else probs
 
     def weakened(self, strength: float) -> Calibration:
         """The same calibration at ``strength`` (0..1) of its pull: shifts,
