@@ -10,8 +10,9 @@ Parts:
   photos (seeds ``image_seed(2800, 1000 + i)``) given as a player gives them
   (``calibrate add``: aligned with the reads), learned as the app and
   ``calibrate fit`` learn them (fit, then the guard), and 50 other photos of
-  the set (``image_seed(2800, 100 + i)``, never looked at while the
-  calibration was made) read before and after: per-tile accuracy on the
+  the set (``image_seed(2800, 300 + i)`` by default, ``--test-from``: photos
+  no choice of the method was made on; 100-149 judged its choices while it
+  was built) read before and after: per-tile accuracy on the
   labelled rack tiles, misreads (a read on the tile, wrong) and misses (no
   read); the remaining misreads removed.
 - ``speed``: the read time of those 50 photos with and without the
@@ -85,8 +86,8 @@ def fitted(shipped: RackReader, calib, k: int, folder: Path):
     return shipped.with_calibration(cal if cal is not None else False), learned
 
 
-def part_set(shipped: RackReader, n_test: int, counts: tuple[int, ...]) -> RackReader | None:
-    calib, test = scenes(1000, max(counts)), scenes(100, n_test)
+def part_set(shipped: RackReader, n_test: int, counts: tuple[int, ...], first: int) -> RackReader | None:
+    calib, test = scenes(1000, max(counts)), scenes(first, n_test)
     tiles = sum(1 for sc in test for t in sc.tiles if t.on_rack)
     print(f"\n## One fixed set (navy-orange), {n_test} photos of it, {tiles} rack tiles\n")
     print("| calibrated on | tiles read right | misread | missed | misreads removed | crops | fit + guard |")
@@ -109,8 +110,8 @@ def part_set(shipped: RackReader, n_test: int, counts: tuple[int, ...]) -> RackR
     return last
 
 
-def part_speed(shipped: RackReader, calibrated: RackReader, n_test: int, repeats: int = 3) -> None:
-    test = scenes(100, n_test)
+def part_speed(shipped: RackReader, calibrated: RackReader, n_test: int, first: int, repeats: int = 3) -> None:
+    test = scenes(first, n_test)
     plain: dict[str, list[float]] = {"wall": [], "cpu": []}
     cal: dict[str, list[float]] = {"wall": [], "cpu": []}
     for _ in range(repeats):
@@ -217,15 +218,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--parts", default="set,speed,real", help="set, speed, real (comma separated)")
     ap.add_argument("--test", type=int, default=50, help="photos of the set read before and after")
     ap.add_argument("--counts", default="1,3,5", help="calibration photos")
+    ap.add_argument("--test-from", type=int, default=300,
+                    help="the test photos' first index (300: photos no choice was made on; 100-149 judged the "
+                         "method's choices while it was built)")
     args = ap.parse_args(argv)
     parts = set(args.parts.split(","))
     counts = tuple(int(c) for c in args.counts.split(","))
     os.environ.setdefault("OKEY_VISION_DATA", tempfile.mkdtemp(prefix="okey-calib-bench-"))
     shipped = RackReader(calibration=False).load()
     t0 = time.perf_counter()
-    calibrated = part_set(shipped, args.test, counts) if parts & {"set", "speed"} else None
+    calibrated = part_set(shipped, args.test, counts, args.test_from) if parts & {"set", "speed"} else None
     if "speed" in parts and calibrated is not None:
-        part_speed(shipped, calibrated, args.test)
+        part_speed(shipped, calibrated, args.test, args.test_from)
     if "real" in parts:
         part_real(shipped)
     print(f"\n({time.perf_counter() - t0:.0f} s)")
