@@ -23,6 +23,17 @@ SENTENCES: dict[str, tuple[str, str]] = {
                 "satırlar yukarıdan aşağıya, her satır soldan sağa."),
     "no_rack": ("{photo}: no tiles were read on a rack; nothing was stored.",
                 "{photo}: ıstakada taş okunamadı; hiçbir şey saklanmadı."),
+    # the store's damaged lines and files (every command)
+    "lines_set_aside": ("{index}: {n} damaged lines (cut short or not readable) were set aside in {aside}; "
+                        "{kept} stored tiles are kept.",
+                        "{index}: {n} bozuk satır (kesik ya da okunamaz) {aside} dosyasına ayrıldı; saklanan "
+                        "{kept} taş korunuyor."),
+    "lines_skipped": ("{index}: {n} damaged lines (cut short or not readable) are skipped; they could not be "
+                      "set aside ({why}).",
+                      "{index}: {n} bozuk satır (kesik ya da okunamaz) atlanıyor; ayrılamadılar ({why})."),
+    "cache_set_aside": ("The guard's kept scores {path} were damaged; they were set aside as {aside} and are "
+                        "measured again.",
+                        "Denetimin saklanan sonuçları {path} bozuktu; {aside} olarak ayrıldı ve yeniden ölçülüyor."),
     # calibrate fit
     "nothing_stored": ("No corrections are stored yet: switch on learning in the app and confirm or correct "
                        "reads, or run okey-vision calibrate add PHOTO --tiles \"r1 r2 ...\".",
@@ -81,9 +92,22 @@ SENTENCES: dict[str, tuple[str, str]] = {
 }
 
 
+#: A sentence found before the language it is said in is known: its key and fields (:func:`said`).
+Note = tuple[str, dict[str, object]]
+
+
 def say(key: str, lang: Lang = Lang.EN, **fields: object) -> str:
     """The sentence or label ``key`` in ``lang``, its ``{fields}`` filled."""
     return fill(SENTENCES, key, lang, **fields)
 
 
-__all__ = ["SENTENCES", "say"]
+def said(notes: list[Note] | tuple[Note, ...], lang: Lang = Lang.EN) -> list[str]:
+    """Each note's sentence in ``lang``.
+
+    >>> said([("forgot", {"n": 3})], Lang.TR)
+    ['Saklanan 3 taş silindi.']
+    """
+    return [say(key, lang, **fields) for key, fields in notes]
+
+
+__all__ = ["SENTENCES", "Note", "say", "said"]
