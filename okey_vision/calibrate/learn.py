@@ -160,7 +160,8 @@ def reset(folder: str | Path | None = None, forget: bool = False, lang: Lang = L
         if path.is_dir() and not path.is_symlink():
             raise FileError.of(path, "it is a folder, not a calibration file", doing="remove",
                                outcome="the reader still reads as shipped")
-        path.unlink(missing_ok=True)
+        if there:  # a read-only disk refuses even to remove what is not there
+            path.unlink(missing_ok=True)
     except OSError as exc:
         raise FileError.of(path, exc, doing="remove", outcome="the calibration is still used") from None
     out = [say("removed" if there else "no_calibration", lang)]
@@ -173,8 +174,9 @@ def show(folder: str | Path | None = None, reader: RackReader | None = None, lan
     """What is stored and what was learned from how many tiles, in sentences
     (a damaged index's lines or calibration set aside first, and said)."""
     store = Store(folder)
-    notes = said(store.tidy(), lang)
-    kept = store.kept()
+    found = store.scan()
+    notes = said(store.tidy(found), lang)  # the same tiles kept, their damaged lines set aside
+    kept = found.kept
     out = notes + [say("kept_count", lang, crops=len(kept), photos=len({k.photo for k in kept}),
                        folder=store.folder)]
     path = calibration_path(store.folder)

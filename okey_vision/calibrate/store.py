@@ -65,6 +65,13 @@ LOCK_SECONDS = 30.0
 COMPACT_AFTER = 1000
 #: Parsed lines remembered while reading the index (an index of repeated lines is parsed once a line).
 PARSED_LINES = 4096
+#: The most tiles read from the store (the first stored; more stay on disk, unread): 1300 photos' rack
+#: tiles, more than a fit needs, and what bounds the memory a store's reader takes (a few MB).
+MAX_TILES = 20_000
+#: The most of the index read: its newest part when it is longer (no index the program writes comes
+#: near: MAX_TILES lines are 3 MB, and replaced labels are dropped when they pass twice the tiles kept).
+#: A longer one is not rewritten (that would need it read whole); it takes a second or two to read.
+MAX_INDEX_BYTES = 16_000_000
 #: What a failed write of the store left.
 NOTHING_STORED = "nothing was stored"
 
@@ -130,11 +137,15 @@ class Scan:
     torn: bool = False
     replaced: int = 0
     unended: bool = field(default=False, repr=False)
+    #: The index's size when only its newest :data:`MAX_INDEX_BYTES` were read (0: read whole).
+    cut: int = 0
+    #: Tiles past :data:`MAX_TILES`, not read.
+    over: int = 0
 
     @property
     def untidy(self) -> bool:
         """Whether :meth:`Store.tidy` has anything to do."""
-        return bool(self.damaged or self.torn or self.unended
+        return bool(self.damaged or self.torn or self.unended or self.cut or self.over
                     or self.replaced > max(COMPACT_AFTER, 2 * len(self.kept)))
 
 
@@ -180,7 +191,8 @@ class Store:
                                doing="use", outcome="nothing was changed")
 
     def scan(self) -> Scan:
-        """Read the index a line at a time (nothing is written)."""
+        """Read the index a line at a time (nothing is written): at most its
+        newest :data:`MAX_INDEX_BYTES`, at most :data:`MAX_TILES` tiles."""
         self.check_folder()
         try:
             fh = open(self.index, "rb")  # noqa: SIM115 - closed below; a missing index is an empty store
@@ -189,10 +201,15 @@ class Store:
         except OSError as exc:
             raise FileError.of(self.index, exc, doing="read", outcome="nothing was changed") from None
         latest: dict[tuple[str, int], Kept] = {}
-        damaged = lines = 0
+        damaged = lines = over = 0
         torn = unended = False
         with fh:
             try:
+                size = os.fstat(fh.fileno()).st_size
+                cut = size if size > MAX_INDEX_BYTES else 0
+                if cut:
+                    fh.seek(size - MAX_INDEX_BYTES)
+                    fh.readline()  # the line the cut falls in
                 for _, kept, ended in _lines(fh):
                     lines += 1
                     if kept is None:
@@ -200,11 +217,14 @@ class Store:
                         torn = not ended
                         continue
                     unended = not ended
-                    latest[kept.key] = kept
+                    if kept.key in latest or len(latest) < MAX_TILES:
+                        latest[kept.key] = kept
+                    else:
+                        over += 1
             except OSError as exc:
                 raise FileError.of(self.index, exc, doing="read", outcome="nothing was changed") from None
-        good = lines - damaged - torn
-        return Scan(tuple(latest.values()), damaged, torn, good - len(latest), unended)
+        good = lines - damaged - torn - over
+        return Scan(tuple(latest.values()), damaged, torn, good - len(latest), unended, cut, over)
 
     def kept(self) -> list[Kept]:
         """Every stored crop, the latest label of each (a damaged line is skipped)."""
@@ -339,30 +359,65 @@ class Store:
 
     def _mend_end(self) -> None:
         """Before an append (the lock held): an index whose last line has no
-        end gets one when the line is a correction, else is tidied (the cut
-        line set aside), so a new line is never glued to it."""
+        end gets one when the line is a correction, else the cut line is set
+        aside (:data:`ASIDE`) and cut off, so a new line is never glued to it."""
         try:
-            with open(self.index, "rb") as fh:
-                fh.seek(0, os.SEEK_END)
-                if fh.tell() == 0:
+            with open(self.index, "r+b") as fh:
+                end = fh.seek(0, os.SEEK_END)
+                start = self._line_start(fh, end)
+                fh.seek(start)
+                if start == end:
                     return
-                fh.seek(-1, os.SEEK_END)
-                if fh.read(1) == b"\n":
-                    return
+                tail = fh.read(min(end - start, 1 << 16))
+                if end - start <= len(tail) and Kept.parse(tail) is not None:
+                    fh.seek(end)
+                    fh.write(b"\n")  # a whole correction that only lost its end
+                else:
+                    fh.seek(start)
+                    with open(self.aside, "ab") as out:
+                        shutil.copyfileobj(fh, out)
+                        out.write(b"\n")
+                        out.flush()
+                        os.fsync(out.fileno())
+                    fh.truncate(start)
+                fh.flush()
+                os.fsync(fh.fileno())
         except FileNotFoundError:
             return
         except OSError as exc:
             raise FileError.of(self.index, exc, outcome=NOTHING_STORED) from None
-        self._rewrite(NOTHING_STORED)
 
-    def tidy(self) -> list[Note]:
+    @staticmethod
+    def _line_start(fh: BinaryIO, end: int) -> int:
+        """Where the last line of a file ``end`` bytes long starts (``end``: it ends with a newline)."""
+        pos = end
+        while pos > 0:
+            step = min(pos, 1 << 16)
+            fh.seek(pos - step)
+            chunk = fh.read(step)
+            if pos == end and chunk.endswith(b"\n"):
+                return end
+            cut = chunk.rfind(b"\n")
+            if cut >= 0:
+                return pos - step + cut + 1
+            pos -= step
+        return 0
+
+    def tidy(self, found: Scan | None = None) -> list[Note]:
         """Set the index's damaged lines aside and drop its replaced labels,
         if there are any (the lock held); what was done, as sentences to say
-        (the lines skipped, when the folder cannot be written)."""
+        (the lines skipped, when the folder cannot be written; an index too
+        long to be read whole, which is left as it is). ``found``: the scan
+        just made, not made again."""
         try:
-            found = self.scan()
+            found = found or self.scan()
         except FileError:  # an index that cannot be read: the command's own read or write says why
             return []
+        if found.cut:
+            return [("index_bounded", {"index": self.index, "size": round(found.cut / 1e6),
+                                       "limit": MAX_INDEX_BYTES // 1_000_000, "tiles": MAX_TILES})]
+        if found.over:
+            return [("too_many_tiles", {"index": self.index, "tiles": MAX_TILES})]
         if not found.untidy:
             return []
         bad = found.damaged + found.torn
@@ -384,6 +439,8 @@ class Store:
         out: BinaryIO | None = None  # the file of lines set aside, opened at the first
         try:
             with open(self.index, "rb") as fh:
+                if os.fstat(fh.fileno()).st_size > MAX_INDEX_BYTES:
+                    return 0, 0  # grown past the bound since it was scanned: left as it is
                 for body, kept, _ in _lines(fh):
                     if kept is not None:
                         latest[kept.key] = kept
@@ -418,7 +475,7 @@ class Store:
         except FileError:
             n = 0  # an index that cannot be read is deleted all the same
         outcome = "the stored tiles that were not deleted are kept"
-        with self.locked(outcome):
+        with self.locked("nothing was deleted"):
             for path in (self.folder / CROPS, self.index, self.aside):
                 try:
                     if path.is_dir() and not path.is_symlink():
@@ -433,4 +490,5 @@ class Store:
         return n
 
 
-__all__ = ["ASIDE", "COMPACT_AFTER", "CROPS", "INDEX", "LOCK", "Kept", "Scan", "Store", "crop_of", "photo_hash"]
+__all__ = ["ASIDE", "COMPACT_AFTER", "CROPS", "INDEX", "LOCK", "MAX_INDEX_BYTES", "MAX_TILES", "Kept", "Scan", "Store",
+           "crop_of", "photo_hash"]

@@ -31,6 +31,14 @@ SENTENCES: dict[str, tuple[str, str]] = {
     "lines_skipped": ("{index}: {n} damaged lines (cut short or not readable) are skipped; they could not be "
                       "set aside ({why}).",
                       "{index}: {n} bozuk satır (kesik ya da okunamaz) atlanıyor; ayrılamadılar ({why})."),
+    "index_bounded": ("{index} is longer than a store of corrections is read for ({size} MB): only its newest "
+                      "{limit} MB and at most {tiles} tiles are read, and it is not tidied; nothing was deleted.",
+                      "{index} bir düzeltme deposunun okunduğundan uzun ({size} MB): yalnız en yeni {limit} MB'ı ve "
+                      "en çok {tiles} taşı okunuyor, düzenlenmiyor; hiçbir şey silinmedi."),
+    "too_many_tiles": ("{index} holds more than {tiles} tiles: the first {tiles} stored are read, and it is not "
+                       "tidied; nothing was deleted.",
+                       "{index} {tiles} taştan fazlasını tutuyor: saklanan ilk {tiles} taş okunuyor, düzenlenmiyor; "
+                       "hiçbir şey silinmedi."),
     "cache_set_aside": ("The guard's kept scores {path} were damaged; they were set aside as {aside} and are "
                         "measured again.",
                         "Denetimin saklanan sonuçları {path} bozuktu; {aside} olarak ayrıldı ve yeniden ölçülüyor."),
