@@ -129,3 +129,18 @@ def truncated_npz(path: Path) -> None:
     buf = io.BytesIO()
     np.savez(buf, a=np.zeros(1000))
     path.write_bytes(buf.getvalue()[:300])
+
+
+def hostile_folder(folder: Path) -> list[str]:
+    """A folder whose entries named as photos are each something else (a
+    damaged file, links around a loop, a link to itself, a broken link, a
+    named pipe, a folder): the names of their rows."""
+    folder.mkdir()
+    (folder / "damaged.jpg").write_bytes(b"\xff\xd8\xff\xe0junk")
+    os.symlink("loop-b.jpg", folder / "loop-a.jpg")  # two links around a loop
+    os.symlink("loop-a.jpg", folder / "loop-b.jpg")
+    os.symlink("self.jpg", folder / "self.jpg")
+    os.symlink("missing.jpg", folder / "dangling.jpg")
+    os.mkfifo(folder / "pipe.jpg")  # a read would wait for ever
+    (folder / "shots.jpg").mkdir()
+    return sorted(["damaged.jpg", "loop-a.jpg", "loop-b.jpg", "self.jpg", "dangling.jpg", "pipe.jpg", "shots.jpg"])

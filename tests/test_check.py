@@ -379,22 +379,9 @@ def test_the_app_page_checks_many_uploads(monkeypatch):
 
 # ------------------------------------------------ issue 37: the report and the folder under faults ---
 
-def hostile_folder(folder: Path) -> list[str]:
-    """A folder whose entries named as photos are each something else: the names of its rows."""
-    import os
-
-    folder.mkdir()
-    (folder / "damaged.jpg").write_bytes(b"\xff\xd8\xff\xe0junk")
-    os.symlink("loop-b.jpg", folder / "loop-a.jpg")  # two links around a loop
-    os.symlink("loop-a.jpg", folder / "loop-b.jpg")
-    os.symlink("self.jpg", folder / "self.jpg")
-    os.symlink("missing.jpg", folder / "dangling.jpg")
-    os.mkfifo(folder / "pipe.jpg")  # a read would wait for ever
-    (folder / "shots.jpg").mkdir()
-    return sorted(["damaged.jpg", "loop-a.jpg", "loop-b.jpg", "self.jpg", "dangling.jpg", "pipe.jpg", "shots.jpg"])
-
-
 def test_every_entry_of_the_folder_gets_a_row_loops_included(tmp_path, capsys):
+    from faults import hostile_folder
+
     names = hostile_folder(tmp_path / "hands")
     code, got, err = run_check(capsys, str(tmp_path / "hands"))
     assert code == 1 and "Traceback" not in err
@@ -424,7 +411,7 @@ def test_a_name_that_is_not_utf8_is_shown_with_replacement_characters(tmp_path, 
 
 @pytest.mark.parametrize("where", ["folder", "read-only"])
 def test_the_report_place_is_checked_before_any_photo_is_read(tmp_path, capsys, monkeypatch, where):
-    from faults import read_only
+    from faults import hostile_folder, read_only
 
     from okey_vision.check import photos
 
@@ -456,7 +443,7 @@ class _as_is:
 
 
 def test_a_report_that_cannot_be_written_leaves_the_earlier_one_whole(tmp_path, capsys):
-    from faults import full_disk
+    from faults import full_disk, hostile_folder
 
     hostile_folder(tmp_path / "hands")
     out = tmp_path / "out"
@@ -477,6 +464,8 @@ def test_a_report_that_cannot_be_written_leaves_the_earlier_one_whole(tmp_path, 
 def test_rows_that_cannot_be_printed_are_one_sentence(tmp_path):
     import subprocess
     import sys
+
+    from faults import hostile_folder
 
     hostile_folder(tmp_path / "hands")
     with open("/dev/full", "w") as full:  # every write: no space left on device
