@@ -268,3 +268,30 @@ def test_an_exif_6_photo_reads_as_the_same_photo_saved_upright(tmp_path, capsys)
     for a, b in zip(up["tiles"], turned["tiles"], strict=True):
         assert np.abs(np.subtract(a["box"], b["box"])).max() <= 2, (a, b)
         assert np.abs(np.subtract(a["quad"], b["quad"])).max() <= 2, (a, b)
+
+
+def test_the_report_and_the_app_draw_an_exif_6_photo_as_the_upright_one(tmp_path) -> None:
+    # The check's report boxes the photo it read (check.photos.check with ui.report.figure), the app decodes
+    # uploads with ui.photo.decode_photo: both in the upright frame, as the same photo saved upright.
+    pytest.importorskip("onnxruntime")
+    from io import BytesIO
+
+    from PIL import Image, ImageOps
+
+    from okey_vision.check.photos import Job, check
+    from okey_vision.ui.photo import decode_photo
+    from okey_vision.ui.report import figure
+    from okey_vision.vision.reader import RackReader
+
+    phone = tmp_path / "phone.jpg"
+    phone.write_bytes(oriented(6))
+    upright = tmp_path / "upright.png"
+    ImageOps.exif_transpose(Image.open(BytesIO(phone.read_bytes()))).save(upright)
+    reader = RackReader(calibration=False)
+    turned, up = (check(Job.of_path(p), reader.read, figure=figure) for p in (phone, upright))
+    assert turned.verdict.size == up.verdict.size == (1024, 768)
+    assert [r.to_dict() for r in turned.verdict.reads] == [r.to_dict() for r in up.verdict.reads]
+    drawn = [cv2.imdecode(np.frombuffer(c.figure or b"", np.uint8), cv2.IMREAD_COLOR) for c in (turned, up)]
+    assert drawn[0].shape == drawn[1].shape and drawn[0].shape[1] > drawn[0].shape[0]
+    assert np.abs(drawn[0].astype(int) - drawn[1]).mean() < 1
+    assert np.array_equal(decode_photo(phone.read_bytes()), decode_photo(upright.read_bytes()))
