@@ -128,13 +128,13 @@ def learn(reader: RackReader, folder: str | Path | None = None) -> Learned:
     t0 = time.perf_counter()
     store = Store(folder)
     notes = store.tidy()
+    kept_scores(store.folder / CACHE, notes)  # a damaged file of the guard's scores set aside, and said
     crops, tiles, photos = store.samples()
     if not crops:
         return Learned(None, notes=tuple(notes))
     cal = fit(reader, crops, tiles, photos)
     if not cal.active:
         return Learned(cal, seconds=time.perf_counter() - t0, notes=tuple(notes))
-    kept_scores(store.folder / CACHE, notes)  # a damaged file of the guard's scores set aside, and said
     full = verdict = guard(reader, cal, store.folder)
     used = cal
     for strength in STRENGTHS[1:]:
