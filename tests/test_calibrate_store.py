@@ -111,17 +111,22 @@ def test_a_whole_last_line_without_its_end_is_kept(stored, sample_crops):
     assert corrections(stored) == 30 and not (stored / ASIDE).exists()
 
 
-def test_one_bad_byte_does_not_lock_the_store(stored, capsys):
+def test_one_bad_byte_does_not_lock_the_store(stored, capsys, monkeypatch):
     index = stored / INDEX
     lines = index.read_bytes().splitlines(keepends=True)
     lines[3] = lines[3].replace(b'"cli"', b'"c\xffli"').replace(b'"test"', b'"te\xffst"')
     index.write_bytes(b"".join(lines))
     assert corrections(stored) == 14
+    monkeypatch.setenv("OKEY_VISION_REAL_PIXELS", str(stored / "none"))  # the guard, if asked, judges on the sample
+    code, out, err = cli(capsys, "calibrate", "fit")
+    assert code == 0 and err == "" and out.startswith(f"{index}: 1 damaged lines")
+    assert corrections(stored) == 14
+    index.write_bytes(index.read_bytes() + lines[3])  # the bad line again
     code, out, err = cli(capsys, "calibrate", "show")
     assert code == 0 and err == ""
     assert f"{index}: 1 damaged lines (cut short or not readable) were set aside in {ASIDE}; 14 stored tiles" \
            in out and "14 tiles of 1 photos are stored" in out
-    assert corrections(stored) == 14 and b"\xff" in (stored / ASIDE).read_bytes()
+    assert corrections(stored) == 14 and (stored / ASIDE).read_bytes().count(b"\xff") == 2
     assert b"\xff" not in index.read_bytes()
     index.write_bytes(index.read_bytes() + b"\xfe\xfe\n")
     code, out, err = cli(capsys, "calibrate", "reset", "--forget")
@@ -359,3 +364,21 @@ def test_an_index_that_is_a_folder_is_one_sentence(data, capsys):
     code, out, err = cli(capsys, "calibrate", "reset", "--forget")
     assert code == 2
     one_error(err, str(data / INDEX), "it is a folder")
+
+
+def _add_many(folder: str, worker: int) -> None:
+    crops = [(place, "r5", np.full((64, 64, 3), 10 * worker + place, np.uint8)) for place in range(15)]
+    for n in range(3):
+        Store(folder).add(f"w{worker}-{n}", crops, "test")
+
+
+def test_writers_at_once_keep_every_line_whole(tmp_path):
+    import multiprocessing
+
+    folder = tmp_path / "data"
+    with multiprocessing.get_context("fork").Pool(4) as pool:
+        pool.starmap(_add_many, [(str(folder), w) for w in range(4)])
+    lines = (folder / INDEX).read_bytes().splitlines()
+    assert len(lines) == 4 * 3 * 15 and all(Kept.parse(line) for line in lines)
+    assert corrections(folder) == 180 and len(crop_files(folder)) == 4 * 3 * 15
+    assert not (folder / ASIDE).exists()
