@@ -151,3 +151,19 @@ def test_every_line_the_cli_says_is_a_sentence(capsys):
     assert out.splitlines()[0].endswith(".") and out.splitlines()[-1].endswith(".")
     code, _, err = run_cli(capsys, "advise", "-i", "r3", "r1", "x9")
     assert code == 2 and err.strip().endswith(".") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("args", [["solve", "-i", "r3", "r1", "r2", "r3"],
+                                  ["read", "okey_vision/data/sample_rack.jpg", "--json"]])
+def test_output_to_a_full_disk_is_one_sentence(args):
+    # issue 37: /dev/full refuses every write (no space left on device), as a redirection to a full disk does
+    from pathlib import Path
+
+    if args[0] == "read":
+        pytest.importorskip("onnxruntime")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "okey_vision.cli", *args], stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=300, cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 2
+    assert done.stderr == (f"okey-vision {args[0]}: error: cannot write the standard output: the disk is full; "
+                           "what was printed is cut short.\n")

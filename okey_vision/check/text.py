@@ -48,6 +48,8 @@ SENTENCES: dict[str, tuple[str, str]] = {
                          "{name}: ıstakanın yanında gösterge yok: gösterge göstermeyen fotoğraflar için seç."),
     "sidecar": ("{name}: its sidecar {sidecar} names no indicator (write 'r3' or 'indicator r3').",
                 "{name}: yanındaki {sidecar} dosyası gösterge söylemiyor ('r3' ya da 'indicator r3' yaz)."),
+    "sidecar_unreadable": ("{name}: its sidecar {sidecar} cannot be read ({why}).",
+                           "{name}: yanındaki {sidecar} dosyası okunamıyor ({why})."),
     "reader_failed": ("{name}: the reader failed on this photo ({why}).",
                       "{name}: okuyucu bu fotoğrafta hata verdi ({why})."),
     # the report and the page

@@ -33,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Read the photo and print the reads (and the solve/advice)."""
     from okey_vision.cli import CliError
-    from okey_vision.errors import require
+    from okey_vision.errors import printable, require
     from okey_vision.lang import Lang
     from okey_vision.tiles import parse_tile
 
@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         reader = default_reader()
     reads = reader.read_photo(photo, indicator=indicator)
     hand = [r.tile.name for r in reads if args.include_apart or r.row != APART]
-    out: dict = {"photo": str(args.photo), "width": photo.width, "height": photo.height,
+    out: dict = {"photo": printable(str(args.photo)), "width": photo.width, "height": photo.height,
                  "tiles": [dict(r.to_dict(), low_confidence=r.low_confidence) for r in reads],
                  "hand": hand}
     if indicator is not None:
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         from okey_vision.cli import solve_result
 
         if held is None or not held.tiles:
-            raise CliError(f"{args.photo}: no tiles read, nothing to solve; take the photo closer, "
+            raise CliError(f"{out['photo']}: no tiles read, nothing to solve; take the photo closer, "
                            "with the whole rack in the frame")
         out["solve"] = solve_result(held)
         if not args.json:
