@@ -1,6 +1,6 @@
 """The embedded sample rack photo the app opens on, and how it was made.
 
-``python -m okey_vision.ui.sample`` renders it again with the synthetic
+``python -m okey_vision.synth.sample`` renders it again with the synthetic
 renderer (deterministic: seed and settings below) into
 ``okey_vision/data/sample_rack.jpg`` and records its true hand, indicator
 and boxes in ``okey_vision/data/sample_rack.json``.

@@ -3,7 +3,7 @@ switch (off by default), the tiles kept, and the button that learns the set.
 
 With the switch on, every read the player confirms or corrects (and a hand
 typed for a photo) is kept as a labelled crop in their data folder
-(:mod:`okey_vision.ui.learning`). The button fits the set
+(:mod:`okey_vision.app.learning`). The button fits the set
 (:func:`okey_vision.calibrate.learn.learn`: fit, then the guard) and shows
 what was learned or why it is not used. The app's reader looks at the
 calibration file before each read, so the next photo is read with it.
@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from okey_vision.app.learning import keep
+from okey_vision.app.sections.common import log, reader
+from okey_vision.app.state import AppState
 from okey_vision.calibrate.text import say
-from okey_vision.ui.learning import keep
-from okey_vision.ui.sections.common import log, reader
-from okey_vision.ui.state import AppState
-from okey_vision.ui.text import sentence
+from okey_vision.report.text import sentence
 
 
 def learning_section(app: AppState) -> None:

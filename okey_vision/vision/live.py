@@ -224,6 +224,8 @@ class LiveState:
 
 #: ``advise(hand, indicator seen) -> (advice, move)``: the page's analysis of a live hand.
 Advise = Callable[[tuple[str, ...], "str | None"], tuple[Any, Any]]
+#: ``draw(frame, corners by rack place, move, thick=..., part=...)``: the move drawn on a frame, in place.
+DrawMove = Callable[..., None]
 
 
 class LiveReader:
@@ -234,12 +236,15 @@ class LiveReader:
     frame every ``check`` seconds (:class:`ViewChange`), reads it once a
     change has been still for ``settle`` seconds (at most one read every
     ``interval`` seconds) until the hand is steady, and stops by itself when
-    no frame has come for ``idle`` seconds (the player closed the camera)."""
+    no frame has come for ``idle`` seconds (the player closed the camera).
+    ``draw`` draws the move on a frame (:meth:`annotate`; the app's drawing,
+    :func:`okey_vision.report.photo.draw_move`); without it no move is drawn."""
 
     def __init__(self, read: Callable, interval: float = READ_INTERVAL, idle: float = 30.0,
                  voter: FrameVoter | None = None, check: float = CHECK_INTERVAL, settle: float = SETTLE,
-                 change: ViewChange | None = None) -> None:
+                 change: ViewChange | None = None, draw: DrawMove | None = None) -> None:
         self._read = read
+        self._draw = draw
         self.interval = interval
         self.check = min(check, interval)
         self.settle = settle
@@ -301,10 +306,11 @@ class LiveReader:
         itself while there is no move to draw or the rack is changing."""
         with self._lock:
             move, quads, rows, (dx, dy) = self._move, self._quads, self._rows, self._shift
+        draw_move = self._draw
         if move is None or not quads or not hasattr(frame, "shape") or self._pending or self._reading:
             return frame  # nothing to draw, or the rack is changing: no move drawn on tiles that moved
-        from okey_vision.ui.photo import draw_move
-
+        if draw_move is None:
+            return frame
         out = frame.copy()
         moved = {i: tuple((x + dx, y + dy) for x, y in q) for i, q in enumerate(quads)}
         draw_move(out, moved, move, thick=max(2, round(max(frame.shape[:2]) / 400)), part=dict(enumerate(rows)))
@@ -386,7 +392,7 @@ class LiveReader:
         return self._reading and now - self._read_at >= self.interval
 
     def _read_frame(self, frame) -> None:
-        from okey_vision.vision.reads import APART
+        from okey_vision.vision.reads import APART, corners
 
         t0 = time.monotonic()
         self._read_at = t0
@@ -417,8 +423,6 @@ class LiveReader:
                 self._changed_at = done
                 log.info("live: hand after %d reads: %s", self._reads + 1, " ".join(self.voter.hand))
             if tuple(names) == self.voter.hand:  # the overlay follows the reads that agree with the hand
-                from okey_vision.ui.photo import corners
-
                 self._quads = [corners(r) for r in rack]
                 self._rows = [r.row for r in rack]
             self._track_ref = small if hasattr(small, "shape") else None

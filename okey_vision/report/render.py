@@ -15,8 +15,8 @@ from collections.abc import Iterable, Sequence
 from html import escape
 
 from okey_vision.melds import Meld
+from okey_vision.report.text import Lang, t, tile_word
 from okey_vision.tiles import Tile
-from okey_vision.ui.text import Lang, t, tile_word
 
 #: Numeral colours on the tiles (CSS).
 INK = {"r": "#c62828", "y": "#e08a00", "b": "#1565c0", "k": "#1b1b1b", "f": "#6a1b9a"}

@@ -4,9 +4,9 @@ URIs, inline CSS, no script).
 
 A summary at the top (the counts, and a row a photo linking to its card),
 then one card a photo: the photo with its reads boxed (the app's drawing,
-:func:`okey_vision.ui.photo.draw_reads`), the verdict in large type and why,
-the hand drawn grouped as the app draws it (:mod:`okey_vision.ui.render`,
-the groups of :func:`okey_vision.ui.advice.groups_for_display`), and the
+:func:`okey_vision.report.photo.draw_reads`), the verdict in large type and why,
+the hand drawn grouped as the app draws it (:mod:`okey_vision.report.render`,
+the groups of :func:`okey_vision.report.advice.groups_for_display`), and the
 reads to check by eye.
 """
 
@@ -24,10 +24,10 @@ from okey_vision.check.verdict import Verdict
 from okey_vision.coach.text import scheme_label
 from okey_vision.errors import OkeyError
 from okey_vision.lang import Lang
+from okey_vision.report import render
+from okey_vision.report.advice import Analysis, groups_for_display
+from okey_vision.report.text import error_message
 from okey_vision.scoring import COUNTDOWN
-from okey_vision.ui import render
-from okey_vision.ui.advice import Analysis, groups_for_display
-from okey_vision.ui.text import error_message
 
 if TYPE_CHECKING:  # numpy loads only when a photo is drawn
     from okey_vision.vision.io import Photo
@@ -69,7 +69,7 @@ def figure(photo: Photo, verdict: Verdict) -> bytes:
     import cv2
     import numpy as np
 
-    from okey_vision.ui.photo import draw_reads
+    from okey_vision.report.photo import draw_reads
 
     reads = [r.scaled(photo.scale) for r in verdict.reads]  # input pixels -> the decoded image's
     rgb = draw_reads(photo.image, reads, verdict.indicator, max_side=FIGURE_SIDE)

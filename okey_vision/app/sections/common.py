@@ -10,9 +10,9 @@ from collections.abc import Callable
 
 import streamlit as st
 
+from okey_vision.app.state import KEY, AppState
+from okey_vision.report.text import Lang, t
 from okey_vision.tiles import TILES
-from okey_vision.ui.state import KEY, AppState
-from okey_vision.ui.text import Lang, t
 
 log = logging.getLogger("okey_vision.app")
 
@@ -73,7 +73,7 @@ def sync_widget(key: str, value: object) -> None:
 
 
 def html(markup: str) -> None:
-    """Draw HTML made by :mod:`okey_vision.ui.render`."""
+    """Draw HTML made by :mod:`okey_vision.report.render`."""
     st.markdown(markup, unsafe_allow_html=True)
 
 

@@ -1,7 +1,8 @@
 """A stand-in reader for testing the app without model weights.
 
-Run the app with ``OKEY_VISION_APP_READER=okey_vision.ui.testing:reader``
-and it reads every photo as the reads set here (or none):
+Run the app with ``OKEY_VISION_APP_READER=app_fakes:reader`` (this folder
+on the path, as pytest puts it) and it reads every photo as the reads set
+here (or none):
 
 >>> from okey_vision.tiles import parse_tile
 >>> set_reads([]); reader()(None)
@@ -12,7 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from okey_vision.vision.reads import APART, TileRead
+from okey_vision.eval.racks import reads_from_truth
+from okey_vision.vision.reads import TileRead
 
 _NEXT: list[TileRead] = []
 
@@ -20,22 +22,6 @@ _NEXT: list[TileRead] = []
 def set_reads(reads: Sequence[TileRead]) -> None:
     """The reads every photo will give from now on."""
     _NEXT[:] = list(reads)
-
-
-def reads_from_truth(truth: dict, low: Sequence[int] = ()) -> list[TileRead]:
-    """Reads from a sample-style truth record (``tiles``: tile, box, row,
-    is_indicator); reads at the indices in ``low`` get confidence 0.4."""
-    from okey_vision.tiles import parse_tile
-
-    out = []
-    for i, t in enumerate(truth["tiles"]):
-        if not t.get("on_rack", True) and not t.get("is_indicator", False):
-            continue
-        conf = 0.4 if i in low else 0.99
-        tile = parse_tile(t["tile"])
-        out.append(TileRead(tuple(t["box"]), tile, conf, ((tile, conf),),
-                            row=APART if not t.get("on_rack", True) else t["row"]))
-    return out
 
 
 def reader() -> Callable[..., list[TileRead]]:
@@ -46,7 +32,7 @@ def reader() -> Callable[..., list[TileRead]]:
 def sample_reader() -> Callable[..., list[TileRead]]:
     """A factory whose reader reads every photo as the sample's true tiles,
     the sample's 4th tile with low confidence (for looking at the UI)."""
-    from okey_vision.ui.sample import sample_truth
+    from okey_vision.synth.sample import sample_truth
 
     reads = reads_from_truth(sample_truth(), low=(3,))
     return lambda image, **kw: list(reads)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from okey_vision.ui.state import AppState
+from okey_vision.app.state import AppState
 
 if TYPE_CHECKING:  # the store loads numpy and OpenCV: only when something is kept
     from okey_vision.calibrate.store import Store

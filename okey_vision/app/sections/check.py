@@ -1,6 +1,6 @@
 """The organiser's page, "Check hands" (issue 27): many photos of declared
 hands uploaded at once, each read and checked (:mod:`okey_vision.check`),
-shown as the report's cards (:mod:`okey_vision.ui.report`), and the report
+shown as the report's cards (:mod:`okey_vision.report.html`), and the report
 offered for download. Opened by its switch in the sidebar (the players'
 phone page keeps its room), or ``?page=check``."""
 
@@ -11,13 +11,14 @@ from html import escape
 
 import streamlit as st
 
+from okey_vision.app.sections.common import FACE_NAMES, html, log, reader
+from okey_vision.app.sections.photo import IMAGE_TYPES
+from okey_vision.app.state import AppState
 from okey_vision.check import text as words
 from okey_vision.check.photos import Checked, Job, check_all
+from okey_vision.report import html as report
+from okey_vision.report import render
 from okey_vision.tiles import parse_tile
-from okey_vision.ui import render, report
-from okey_vision.ui.sections.common import FACE_NAMES, html, log, reader
-from okey_vision.ui.sections.photo import IMAGE_TYPES
-from okey_vision.ui.state import AppState
 
 #: The CSS of the verdict in large type, as the report draws it.
 PAGE_CSS = ("<style>.okc-verdict{font:800 30px/1.15 system-ui,sans-serif;margin:2px 0}"

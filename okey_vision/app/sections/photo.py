@@ -10,11 +10,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-from okey_vision.errors import OkeyError
-from okey_vision.ui.advice import Move
-from okey_vision.ui.photo import decode_photo, draw_reads, indicator_read, read_photo
-from okey_vision.ui.sample import sample_bytes, sample_truth
-from okey_vision.ui.sections.common import (
+from okey_vision.app.sections.common import (
     FACE_NAMES,
     SAMPLE,
     TILE_NAMES,
@@ -24,9 +20,13 @@ from okey_vision.ui.sections.common import (
     state,
     tx,
 )
-from okey_vision.ui.state import INDICATOR, AppState, Entry, Overlay
-from okey_vision.ui.text import Lang, error_message, sentence, t, tile_word
-from okey_vision.ui.zoom import rack_view, tapped_read, whole_view
+from okey_vision.app.state import INDICATOR, AppState, Entry, Overlay
+from okey_vision.errors import OkeyError
+from okey_vision.report.advice import Move
+from okey_vision.report.photo import decode_photo, draw_reads, indicator_read, read_photo
+from okey_vision.report.text import Lang, error_message, sentence, t, tile_word
+from okey_vision.report.zoom import rack_view, tapped_read, whole_view
+from okey_vision.synth.sample import sample_bytes, sample_truth
 from okey_vision.vision.reads import APART, TileRead
 
 #: The image types the uploader takes.
@@ -158,7 +158,7 @@ def shown_reads(app: AppState) -> tuple[list[TileRead], list[bool], list[int | N
 
 
 def move_on_reads(move: Move | None, targets: list[int | None]) -> Move | None:
-    """The move by rack entry (:func:`~okey_vision.ui.advice.move_on_rack`) by the overlay's reads."""
+    """The move by rack entry (:func:`~okey_vision.report.advice.move_on_rack`) by the overlay's reads."""
     if move is None:
         return None
     at = {entry: k for k, entry in enumerate(targets) if entry is not None and entry != INDICATOR}

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import streamlit as st
 
+from okey_vision.app.sections.common import FACE_NAMES, html, sync_widget, tx
+from okey_vision.app.state import AppState, IndicatorSource
 from okey_vision.errors import OkeyError
+from okey_vision.report import render
+from okey_vision.report.text import error_message, sentence, tile_word
 from okey_vision.tiles import okey_of
-from okey_vision.ui import render
-from okey_vision.ui.sections.common import FACE_NAMES, html, sync_widget, tx
-from okey_vision.ui.state import AppState, IndicatorSource
-from okey_vision.ui.text import error_message, sentence, tile_word
 
 
 def round_section(app: AppState, expanded: bool) -> None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from okey_vision.app.sections.common import TILE_NAMES, html, tx
+from okey_vision.app.state import AppState, Entry
 from okey_vision.errors import OkeyError
+from okey_vision.report.text import Lang, error_message, sentence, tile_word
 from okey_vision.tiles import parse_hand
-from okey_vision.ui.sections.common import TILE_NAMES, html, tx
-from okey_vision.ui.state import AppState, Entry
-from okey_vision.ui.text import Lang, error_message, sentence, tile_word
 
 #: Pickers per row of the grid (three in Turkish: a tile's name is a word, "kırmızı 10").
 PER_ROW = 4

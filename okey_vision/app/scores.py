@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 
 from okey_vision.coach import text as coach_text
 from okey_vision.errors import OkeyError
+from okey_vision.report.text import Lang, t
 from okey_vision.scoring import (
     COUNTDOWN,
     PENALTY,
@@ -34,7 +35,6 @@ from okey_vision.scoring import (
     leader,
     round_deltas,
 )
-from okey_vision.ui.text import Lang, t
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import streamlit as st
 
+from okey_vision.app.scores import Round, ScoreTable
+from okey_vision.app.sections.common import sync_widget, tx
+from okey_vision.app.state import AppState
 from okey_vision.coach import text as words
 from okey_vision.errors import OkeyError
+from okey_vision.report.text import error_message, sentence
 from okey_vision.scoring import COUNTDOWN, SCHEMES, FinishKind
-from okey_vision.ui.scores import Round, ScoreTable
-from okey_vision.ui.sections.common import sync_widget, tx
-from okey_vision.ui.state import AppState
-from okey_vision.ui.text import error_message, sentence
 
 
 def scheme_label(scheme: str) -> str:

@@ -13,14 +13,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from okey_vision.errors import ImageError
+from okey_vision.report.text import Lang, t
+from okey_vision.report.zoom import View, place_labels, whole_view
+from okey_vision.report.zoom import read_at as box_at
 from okey_vision.tiles import MAX_HAND, Tile
-from okey_vision.ui.text import Lang, t
-from okey_vision.ui.zoom import View, place_labels, whole_view
-from okey_vision.ui.zoom import read_at as box_at
-from okey_vision.vision.reads import APART, TileRead, indicator_read, pick_indicator, rack_order
+from okey_vision.vision.reads import APART, TileRead, corners, indicator_read, pick_indicator, rack_order
 
 if TYPE_CHECKING:
-    from okey_vision.ui.advice import Move
+    from okey_vision.report.advice import Move
 
 #: Photos are shrunk to this long side before reading (the detector works on
 #: a much smaller copy; crops keep enough pixels at this size).
@@ -112,14 +112,6 @@ def overlay_scale(img, max_side: int = OVERLAY_SIDE) -> float:
     return min(1.0, max_side / max(h, w))
 
 
-def corners(r: TileRead) -> tuple[tuple[float, float], ...]:
-    """A read's four corners (its fitted quad, else its box's), photo px."""
-    if r.quad is not None and len(r.quad) == 4:
-        return tuple((float(x), float(y)) for x, y in r.quad)
-    x1, y1, x2, y2 = r.box
-    return ((x1, y1), (x2, y1), (x2, y2), (x1, y2))
-
-
 def label_forms(tile: Tile, check: bool, indicator: bool, lang: Lang = Lang.EN) -> list[tuple[str, bool]]:
     """A read's label, longest first, each (text, drawn as a chip of the tile's
     colour): English ``y13?`` (``r3 ind`` for the indicator), then the chip
@@ -146,11 +138,11 @@ def draw_reads(img, reads: Sequence[TileRead], indicator: Tile | None = None, ma
     read, whether the player should still check it (default: each read's
     ``low_confidence``; the app passes what the player has confirmed).
 
-    ``view``: how the photo is shown (default :func:`~okey_vision.ui.zoom.whole_view`:
+    ``view``: how the photo is shown (default :func:`~okey_vision.report.zoom.whole_view`:
     the whole photo, long side at most ``max_side``; the app's
-    :func:`~okey_vision.ui.zoom.rack_view` zooms to the tiles). ``move``: the
+    :func:`~okey_vision.report.zoom.rack_view` zooms to the tiles). ``move``: the
     advised move drawn on it (:func:`draw_move`). Labels never overlap
-    (:func:`~okey_vision.ui.zoom.place_labels`: moved, shortened, or only the
+    (:func:`~okey_vision.report.zoom.place_labels`: moved, shortened, or only the
     ones to check kept); they are sized for a phone."""
     import cv2
     import numpy as np

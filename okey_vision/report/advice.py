@@ -29,6 +29,7 @@ from okey_vision.errors import OkeyError
 from okey_vision.lang import Lang
 from okey_vision.melds import Meld
 from okey_vision.memo import Memo
+from okey_vision.report.text import error_message
 from okey_vision.scoring import COUNTDOWN, check_scheme
 from okey_vision.solver import Arrangement, Declaration, Finish, arrange, declare
 from okey_vision.tiles import (
@@ -40,10 +41,9 @@ from okey_vision.tiles import (
     okey_of,
     parse_tile,
 )
-from okey_vision.ui.text import error_message
 
 #: What the app analyses: a built hand, or its tiles (names, tiles, reads or
-#: the app's entries, :class:`~okey_vision.ui.state.Entry`) with the indicator beside.
+#: the app's entries, :class:`~okey_vision.app.state.Entry`) with the indicator beside.
 Tiles = Hand | str | Iterable[TileLike]
 
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import streamlit as st
 
+from okey_vision.app.sections.common import TILE_NAMES, html, tx
+from okey_vision.app.state import AppState, IndicatorSource
 from okey_vision.coach import UNREACHABLE, Action
 from okey_vision.coach import text as words
+from okey_vision.report import render
+from okey_vision.report.advice import Analysis, groups_for_display, take_or_draw
+from okey_vision.report.text import Lang, in_words, tile_word
 from okey_vision.tiles import HAND_SIZE, MAX_HAND, Tile, tile_order
-from okey_vision.ui import render
-from okey_vision.ui.advice import Analysis, groups_for_display, take_or_draw
-from okey_vision.ui.sections.common import TILE_NAMES, html, tx
-from okey_vision.ui.state import AppState, IndicatorSource
-from okey_vision.ui.text import Lang, in_words, tile_word
 
 
 def show_action(app: AppState, a: Analysis) -> None:

@@ -32,20 +32,20 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import TYPE_CHECKING, Any, cast
 
+from okey_vision.app.round import LiveRound
+from okey_vision.app.scores import ScoreTable
+from okey_vision.report.advice import Session
+from okey_vision.report.text import Lang
 from okey_vision.scoring import COUNTDOWN
 from okey_vision.tiles import Tile, parse_tile
-from okey_vision.ui.advice import Session
-from okey_vision.ui.round import LiveRound
-from okey_vision.ui.scores import ScoreTable
-from okey_vision.ui.text import Lang
 
 if TYPE_CHECKING:  # numpy and the reader's types load only with a photo
     import numpy as np
 
     from okey_vision.check.photos import Checked
-    from okey_vision.ui.live import LiveReader
-    from okey_vision.ui.photo import PhotoReads
-    from okey_vision.ui.zoom import View
+    from okey_vision.report.photo import PhotoReads
+    from okey_vision.report.zoom import View
+    from okey_vision.vision.live import LiveReader
     from okey_vision.vision.reads import TileRead
 
 #: The one ``st.session_state`` key the app keeps its state under.
@@ -140,7 +140,7 @@ class Photo:
 class Overlay:
     """The photo drawn with its reads boxed, what it was drawn from (to
     redraw only when the photo, the indicator or a tile changes), and how it
-    shows the photo (:class:`~okey_vision.ui.zoom.View`: a tap on it -> a read)."""
+    shows the photo (:class:`~okey_vision.report.zoom.View`: a tap on it -> a read)."""
 
     key: tuple[Any, ...]
     image: np.ndarray

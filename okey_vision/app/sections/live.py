@@ -1,6 +1,6 @@
 """Live coaching: the camera streams to the server (WebRTC, no STUN/TURN:
 loopback and the local network need none); a worker reads a frame only when
-the view has changed (:class:`~okey_vision.ui.live.LiveReader`), works out
+the view has changed (:class:`~okey_vision.vision.live.LiveReader`), works out
 the advice for a new hand at once, and the video comes back with the move
 drawn on it (the tile to throw ringed, the melds outlined)."""
 
@@ -10,14 +10,15 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
+from okey_vision.app.sections.advice import show_action
+from okey_vision.app.sections.common import html, log, reader, state, tx
+from okey_vision.app.state import AppState, IndicatorSource
+from okey_vision.report import render
+from okey_vision.report.advice import Analysis, move_on_rack
+from okey_vision.report.photo import draw_move
+from okey_vision.report.text import Lang, in_words, sentence
 from okey_vision.tiles import okey_of, parse_tile
-from okey_vision.ui import render
-from okey_vision.ui.advice import Analysis, move_on_rack
-from okey_vision.ui.live import LiveReader
-from okey_vision.ui.sections.advice import show_action
-from okey_vision.ui.sections.common import html, log, reader, state, tx
-from okey_vision.ui.state import AppState, IndicatorSource
-from okey_vision.ui.text import Lang, in_words, sentence
+from okey_vision.vision.live import LiveReader
 
 if TYPE_CHECKING:  # the live camera's package loads only with the live view
     from streamlit_webrtc.config import Translations
@@ -55,7 +56,7 @@ def live_section(app: AppState) -> None:
         st.warning(tx("reader_missing", why=msg))
         return
     if app.live is None:
-        app.live = LiveReader(read)
+        app.live = LiveReader(read, draw=draw_move)
     live = app.live
     live_advice(app, live)
 
