@@ -7,10 +7,12 @@ Each run renders its synthetic data into the git-ignored ``data/`` folder
 trains under ``runs/okey/<model>/``, logs to ``runs/okey/<model>.log`` and
 copies the stripped last weights into ``models/<model>.pt``.
 
-    python -m okey_vision.training detector --epochs 12
-    python -m okey_vision.training number --epochs 15
-    python -m okey_vision.training color --epochs 8
-    python -m okey_vision.training obb --views 2000 --recipe synth-closeup.yaml --init models/detector.onnx
+    okey-vision train detector --epochs 12
+    okey-vision train number --epochs 15
+    okey-vision train color --epochs 8
+    okey-vision train obb --views 2000 --recipe synth-closeup.yaml --init models/detector.onnx
+
+(``python -m okey_vision.training ...`` is the same command.)
 
 Run it again with the same arguments to resume an interrupted run (it resumes
 from ``runs/okey/<model>/weights/last.pt``); ``--init models/detector.onnx``
@@ -25,15 +27,23 @@ from __future__ import annotations
 
 import argparse
 import sys
-
-from okey_vision.training.export import export_onnx, mix_weights
-from okey_vision.training.runs import RECIPES, train
+from collections.abc import Sequence
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The command line's parser (also checks :mod:`okey_vision.training.retrain`'s plan)."""
-    p = argparse.ArgumentParser(prog="python -m okey_vision.training", description=(__doc__ or "").split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    """The command line's parser as ``python -m okey_vision.training`` (also
+    checks :mod:`okey_vision.training.retrain`'s plan)."""
+    p = argparse.ArgumentParser(prog="python -m okey_vision.training")
+    add_arguments(p)
+    return p
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``train`` subcommand's models and options."""
+    from okey_vision.training.runs import RECIPES  # plain data: no torch or ultralytics loads here
+
+    p.description = (__doc__ or "").split("\n\n")[0]
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.add_argument("model", choices=sorted(RECIPES) + ["export", "mix"], nargs="+",
                    help="models to train in turn; 'export' writes models/*.onnx from models/*.pt; "
                         "'mix' interpolates --mix-old and --mix-new into --mix-out")
@@ -42,7 +52,6 @@ def build_parser() -> argparse.ArgumentParser:
     add_crop_options(p)
     add_run_options(p)
     add_export_options(p)
-    return p
 
 
 def add_recipe_options(p: argparse.ArgumentParser) -> None:
@@ -140,9 +149,11 @@ def add_export_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--mix-out", help="mix: where to write the mixed checkpoint (e.g. models/number.pt)")
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Command line entry: each named model or command in turn."""
-    args = build_parser().parse_args(argv)
+def run(args: argparse.Namespace) -> int:
+    """Each named model or command in turn."""
+    from okey_vision.training.export import export_onnx, mix_weights
+    from okey_vision.training.runs import train
+
     for m in args.model:
         if m == "mix":
             print(mix_weights(args.mix_old, args.mix_new, args.mix_weight, args.mix_out))
@@ -151,6 +162,11 @@ def main(argv: list[str] | None = None) -> int:
         else:
             train(m, args)
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m okey_vision.training``: the ``train`` subcommand on its own."""
+    return run(build_parser().parse_args(argv))
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ import argparse
 import json
 import sys
 
+from okey_vision.cli.common import add_lang
 from okey_vision.lang import Lang
 from okey_vision.scoring import COUNTDOWN, SCHEMES
 
@@ -53,15 +54,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scheme", choices=SCHEMES, default=COUNTDOWN, help="scoring scheme")
     parser.add_argument("--html", metavar="REPORT.html", help="also write the report (one HTML file, no server)")
     parser.add_argument("--json", action="store_true", help="print one JSON object a photo (JSON Lines)")
-    parser.add_argument("--lang", choices=[lang.value for lang in Lang], default=Lang.EN.value,
-                        help="the language of the verdicts and the report (en or tr)")
+    add_lang(parser, "the verdicts and the report")
 
 
 def run(args: argparse.Namespace) -> int:
     """Check every photo; print the rows (and write the report)."""
     from pathlib import Path
 
-    from okey_vision.cli import CliError
+    from okey_vision.cli.common import CliError
     from okey_vision.errors import require
     from okey_vision.tiles import parse_tile
 
@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     except UsageError as exc:
         raise CliError(str(exc)) from None
     jobs = [Job.of_path(p, indicator) for p in photos]
-    from okey_vision.ui.report import figure as draw
+    from okey_vision.report.html import figure as draw
 
     figure = draw if html is not None else None  # the photos are drawn only for the report
     lang = Lang.of(args.lang)
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.json:
         print(summary_line([c.verdict for c in checked], lang))
     if html is not None:
-        from okey_vision.ui.report import report_html
+        from okey_vision.report.html import report_html
 
         html.write_text(report_html(checked, lang, args.scheme), encoding="utf-8")
         print(f"report: {html}", file=sys.stderr)
@@ -141,8 +141,8 @@ def row_lines(v, lang: Lang = Lang.EN) -> str:
     """One photo's rows: the verdict and why; the reads (flagged with '?'),
     the indicator; the finish's melds or pairs."""
     from okey_vision.check import text as words
-    from okey_vision.ui.report import why
-    from okey_vision.ui.text import t
+    from okey_vision.report.html import why
+    from okey_vision.report.text import t
 
     said = why(v, lang)
     if said.startswith(f"{v.photo}: "):  # an error naming the photo: named once, at the start
@@ -170,7 +170,7 @@ def row_lines(v, lang: Lang = Lang.EN) -> str:
 def summary_line(verdicts, lang: Lang = Lang.EN) -> str:
     """The counts, as the report's summary says them."""
     from okey_vision.check import text as words
-    from okey_vision.ui.report import counts
+    from okey_vision.report.html import counts
 
     n = counts(verdicts)
     return words.say("summary", lang, n=len(verdicts), yes=n["yes"], no=n["no"], errors=n["error"])

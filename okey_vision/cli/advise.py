@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from okey_vision.cli.common import add_lang
 from okey_vision.errors import clip
 from okey_vision.lang import Lang
 from okey_vision.scoring import COUNTDOWN, SCHEMES
@@ -28,8 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with 14 tiles: the tile the previous player just discarded")
     parser.add_argument("--scheme", choices=SCHEMES, default=COUNTDOWN, help="scoring scheme")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--lang", choices=[lang.value for lang in Lang], default=Lang.EN.value,
-                        help="the language of the advice (en or tr)")
+    add_lang(parser, "the advice")
     parser.add_argument("tiles", nargs="*", help="15 tiles (discard advice) or 14 (draw advice)")
 
 
@@ -57,7 +57,7 @@ def _refuse_ambiguous_seen(argv: list[str]) -> None:
     """Refuse ``--seen k7 y1 TILE...``: a lone tile after ``--seen`` with the
     hand right behind it reads as the README's old form, where ``y1`` was
     meant as seen but would silently join the hand."""
-    from okey_vision.cli import CliError
+    from okey_vision.cli.common import CliError
 
     for i, word in enumerate(argv[:-2]):
         if word != "--seen":

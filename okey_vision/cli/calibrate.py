@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 
+from okey_vision.cli.common import add_lang
 from okey_vision.lang import Lang
 
 DESCRIPTION = """\
@@ -39,8 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``calibrate`` subcommand's actions and options."""
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.description = DESCRIPTION
-    parser.add_argument("--lang", choices=[lang.value for lang in Lang], default=Lang.EN.value,
-                        help="the language of the lines printed (en or tr)")
+    add_lang(parser, "the lines printed")
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     add = actions.add_parser("add", help="store a photo's rack tiles given in rack order")
     add.add_argument("photo", help="a rack photo (JPEG, PNG, ...)")
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
             key = photo_hash(fh.read())
         added = learn.add_photo(reader, Store(), photo.image, key, tiles)
         if added.refused:  # one error line, exit status 2 (cli.main): nothing was stored
-            from okey_vision.cli import CliError
+            from okey_vision.cli.common import CliError
 
             raise CliError(added.line(str(args.photo), lang))
         print(added.line(str(args.photo), lang))

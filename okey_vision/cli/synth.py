@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
+
+from okey_vision.cli.common import fail
 
 KINDS = ("detect", "crops", "scenes")
 
@@ -37,8 +38,7 @@ def save_preview(sheet, path: Path) -> None:
 
 
 def _error(msg: str) -> int:
-    print(f"okey-vision synth: error: {msg}", file=sys.stderr)
-    return 2
+    return fail("synth", msg)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from okey_vision.cli.common import add_lang
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``read`` subcommand's options."""
@@ -23,8 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--include-apart", action="store_true",
                         help="count tiles lying apart from the rack rows as hand tiles")
     parser.add_argument("--models", help="folder holding detector/number/color weights")
-    parser.add_argument("--lang", choices=("en", "tr"), default="en",
-                        help="the language of the report and the advice (en or tr)")
+    add_lang(parser, "the report and the advice")
     parser.add_argument("--backend", choices=("onnx", "torch"),
                         help="inference backend (default: onnx if present; torch runs models/*.pt only "
                              "where the training side is loaded: okey_vision.training.torchnet)")
@@ -32,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Read the photo and print the reads (and the solve/advice)."""
-    from okey_vision.cli import CliError
+    from okey_vision.cli.common import CliError
     from okey_vision.errors import require
     from okey_vision.lang import Lang
     from okey_vision.tiles import parse_tile
@@ -66,14 +67,14 @@ def run(args: argparse.Namespace) -> int:
     if (args.solve or args.advise) and indicator is not None:
         held = hand_from_reads(reads, indicator, include_apart=args.include_apart)
     if args.solve:
-        from okey_vision.cli import solve_result
+        from okey_vision.cli.solve import solve_result
 
         if held is None or not held.tiles:
             raise CliError(f"{args.photo}: no tiles read, nothing to solve; take the photo closer, "
                            "with the whole rack in the frame")
         out["solve"] = solve_result(held)
         if not args.json:
-            from okey_vision.cli import format_solve
+            from okey_vision.cli.solve import format_solve
             from okey_vision.solver import arrange, declare
 
             extra_text = format_solve(arrange(held), declare(held), lang)
