@@ -17,10 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+from okey_vision.eval.hostile import deflate_zeros, jpeg_with_app_data, jpeg_with_size, png, tiff
 
-from hostile import deflate_zeros, jpeg_with_app_data, jpeg_with_size, png, tiff  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def jpeg(img, *params: int) -> bytes:
@@ -34,7 +33,7 @@ def cases(tmp: Path) -> list[tuple[str, Path]]:
     import cv2
     import numpy as np
 
-    from okey_vision.ui.sample import sample_bytes
+    from okey_vision.synth.sample import sample_bytes
 
     small = jpeg(np.full((64, 64, 3), 128, np.uint8))
     rack = sample_bytes()

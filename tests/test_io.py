@@ -11,9 +11,8 @@ import pytest
 np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 
-from hostile import jpeg_with_app_data, jpeg_with_size, png_bomb, png_header, tiff  # noqa: E402
-
 from okey_vision.errors import ImageError  # noqa: E402
+from okey_vision.eval.hostile import jpeg_with_app_data, jpeg_with_size, png_bomb, png_header, tiff  # noqa: E402
 from okey_vision.imagesize import read_header  # noqa: E402
 from okey_vision.vision import io  # noqa: E402
 from okey_vision.vision.io import as_bgr, decode_image  # noqa: E402

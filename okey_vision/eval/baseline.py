@@ -1,6 +1,6 @@
 """The baseline coach: ``okey_vision.coach`` as it stood at commit b9e9903
 (before issue 14), the strength benchmark's "today's coach" and a coach the
-equivalence check replays.
+equivalence check replays (a checkout's: it reads the repository's history).
 
 Nothing of it is copied into the tree: at first use its modules are taken
 from git history (``git show b9e9903:okey_vision/coach/NAME.py``) into
@@ -9,14 +9,15 @@ renamed to the cached package so that it imports itself and only the stable
 lower modules of today's tree (``tiles``, ``solver``, ``scoring``, ``memo``,
 ``errors``). Without git or without that commit in the history (a shallow
 clone, a source archive) it raises :class:`BaselineUnavailable`, saying so.
+The cached package is imported by name from its folder
+(:func:`okey_vision.eval.external.import_from`), never put on ``sys.path``.
 
-    >>> import baseline_coach                                  # doctest: +SKIP
-    >>> baseline_coach.advise("r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k3 k4 y13", "b2").action  # doctest: +SKIP
+    >>> from okey_vision.eval import baseline                  # doctest: +SKIP
+    >>> baseline.advise("r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k3 k4 y13", "b2").action  # doctest: +SKIP
 """
 
 from __future__ import annotations
 
-import importlib
 import os
 import random
 import re
@@ -26,7 +27,9 @@ import sys
 import tempfile
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
+from okey_vision.eval.external import import_from
 from okey_vision.game import Move, Policy, View
 from okey_vision.memo import Memo
 
@@ -36,7 +39,7 @@ COMMIT = "b9e9903"
 MODULES = ("__init__", "advice", "pool", "ranking", "reading", "templates", "text")
 #: The name the cached copy imports as (``okey_vision.coach`` renamed).
 PACKAGE = "okey_coach_b9e9903"
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 #: Where the copy is cached (``.cache/`` is ignored by git).
 CACHE = ROOT / ".cache" / "baseline_coach"
 
@@ -90,17 +93,17 @@ def materialise() -> Path:
 
 
 def load() -> ModuleType:
-    """The old coach package, cached from git history and imported."""
-    home = str(materialise())
-    if home not in sys.path:
-        sys.path.insert(0, home)
-    return importlib.import_module(PACKAGE)
+    """The old coach package, cached from git history and imported (once: then it is in ``sys.modules``)."""
+    loaded = sys.modules.get(PACKAGE)
+    return loaded if loaded is not None else import_from(materialise(), PACKAGE)
 
 
-_coach = load()
-advise = _coach.advise
-distance = _coach.distance
-reading = _coach.reading
+def __getattr__(name: str) -> Any:
+    """The old coach's ``advise``, ``distance`` and ``reading``, loaded at first use
+    (importing this module reads no git history)."""
+    if name in ("advise", "distance", "reading"):
+        return getattr(load(), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def summary(advice) -> dict:
@@ -123,14 +126,14 @@ class BaselineCoachPolicy(Policy):
         """Take the offered tile when the baseline advice says so."""
         if view.offered is None:
             return False
-        advice = advise(view.hand, view.indicator, view.seen_without(view.offered), offered=view.offered,
-                        scheme=view.scheme, with_outs=False, memo=self.memo)
+        advice = load().advise(view.hand, view.indicator, view.seen_without(view.offered), offered=view.offered,
+                               scheme=view.scheme, with_outs=False, memo=self.memo)
         return bool(advice.take)
 
     def move(self, view: View, rng: random.Random) -> Move:
         """Declare if finished, else the baseline's first-ranked discard."""
-        advice = advise(view.hand, view.indicator, view.seen, scheme=view.scheme, with_outs=self.with_outs,
-                        memo=self.memo, only_best=True)
+        advice = load().advise(view.hand, view.indicator, view.seen, scheme=view.scheme, with_outs=self.with_outs,
+                               memo=self.memo, only_best=True)
         if advice.declare is not None and advice.declare.discard is not None:
             return Move(advice.declare.discard, True)
         assert advice.best is not None
@@ -141,10 +144,7 @@ __all__ = [
     "COMMIT",
     "BaselineCoachPolicy",
     "BaselineUnavailable",
-    "advise",
-    "distance",
     "load",
     "materialise",
-    "reading",
     "summary",
 ]

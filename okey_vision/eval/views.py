@@ -12,7 +12,9 @@ Okey rack we have and every test reads it.
 
 A view is one homography from the photo to a new canvas: the image is warped
 with it and every label polygon mapped through it, so the labels travel with
-the pixels. Used by ``benchmarks/real_pixels.py`` and by the reader's tests.
+the pixels. Used by ``benchmarks/real_pixels.py``, the reader's tests and
+the calibration's guard. The photos are read from the shared folder
+(:func:`okey_vision.eval.shared.real_pixels`).
 """
 
 from __future__ import annotations
@@ -20,17 +22,17 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 
+from okey_vision.eval.match import greedy_match
+from okey_vision.eval.shared import real_pixels
 from okey_vision.tiles import Tile, parse_tile
 
-ROOT = Path(__file__).resolve().parents[1]
-#: The shared folder beside the project.
-SHARED = ROOT.parent / "shared" / "datasets"
-#: The shared real Okey photo.
-OKEY_PHOTO = SHARED / "okey-real" / "images" / "okey-solver-py-rack-1.jpg"
+#: The shared real Okey photo, in the shared folder (:func:`okey_photo_path`).
+OKEY_PHOTO = Path("okey-real") / "images" / "okey-solver-py-rack-1.jpg"
 #: Its rack tiles in rack order with their faces' corners (TL, TR, BR, BL as
 #: the tile stands; px in the 1152 x 881 photo), read off the photo by hand.
 OKEY_LABELS: tuple[tuple[str, tuple[tuple[float, float], ...]], ...] = (
@@ -108,10 +110,15 @@ def report_part(stem: str) -> bool:
     return int.from_bytes(digest[:8], "big") / 2 ** 64 < 0.5
 
 
+def okey_photo_path() -> Path:
+    """Where the shared real Okey photo is."""
+    return real_pixels() / OKEY_PHOTO
+
+
 def okey_photo() -> RealPhoto:
     """The shared real Okey photo with its hand labels."""
     labels = tuple(Label(parse_tile(n), np.array(q, np.float64)) for n, q in OKEY_LABELS)
-    return RealPhoto("okey-solver-py-rack-1", OKEY_PHOTO, labels,
+    return RealPhoto("okey-solver-py-rack-1", okey_photo_path(), labels,
                      tuple(np.array(q, np.float64) for q in OKEY_CUT), "choose", rack=True)
 
 
@@ -120,9 +127,9 @@ def real_photos(part: str = "all") -> list[RealPhoto]:
     ``part`` ("choose", "report" or "all"), the Okey photo first."""
     from okey_vision.synth.real import load_real, split_real
 
-    photos = [okey_photo()] if part in ("choose", "all") and OKEY_PHOTO.exists() else []
+    photos = [okey_photo()] if part in ("choose", "all") and okey_photo_path().exists() else []
     try:
-        _, held = split_real(load_real())
+        _, held = split_real(load_real(real_pixels() / "rummikub-real"))
     except (FileNotFoundError, OSError):
         held = []
     for im in held:
@@ -231,7 +238,7 @@ def views(photo: RealPhoto, turns: Sequence[int] = TURNS, kinds: Sequence[str] |
              ("closer", "closer (cropped to the tiles)", near),
              ("side", "from the left", side(w, h, "left")),
              ("side", "from the right", side(w, h, "right"))]
-    made += [("closer-turned", f"closer, turned {a}", then(near, lambda cw, ch, a=a: turn(cw, ch, a)))
+    made += [("closer-turned", f"closer, turned {a}", then(near, partial(turn, degrees=a)))
              for a in CLOSE_TURNS]
     out = [apply(photo, img, k, n, hom) for k, n, hom in made if kinds is None or k in kinds]
     if kinds is None or "warm-dim" in kinds:
@@ -304,18 +311,11 @@ def score_view(view: View, reads: Sequence) -> Scored:
     from okey_vision.vision.reads import APART, rack_order
 
     polys = [read_polygon(r) for r in reads]
-    pairs = sorted(((polygon_iou(lab.polygon, p), i, j) for i, lab in enumerate(view.labels)
-                    for j, p in enumerate(polys)), reverse=True)
-    used_l: set[int] = set()
-    used_r: set[int] = set()
+    matched = greedy_match(view.labels, polys, lambda lab, p: polygon_iou(lab.polygon, p), MATCH_IOU)
+    used_l = {i for i, _, _ in matched}
+    used_r = {j for _, j, _ in matched}
     s = Scored(view.name, view.kind, view.photo.name, view.photo.part)
-    for v, i, j in pairs:
-        if v < MATCH_IOU:
-            break
-        if i in used_l or j in used_r:
-            continue
-        used_l.add(i)
-        used_r.add(j)
+    for i, j, v in matched:
         lab, r = view.labels[i], reads[j]
         if lab.tile is None:
             continue

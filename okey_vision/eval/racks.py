@@ -1,27 +1,27 @@
-"""Rendered racks with known hands, for the organiser's check (issue 27).
+"""Rendered racks with known hands, for the organiser's check (issue 27);
+the rack of a rendered scene in rack order; reads made from a truth record.
 
 Each rack is a chosen hand (:class:`okey_vision.synth.render.Deal`) drawn by
 the synthetic renderer in the app sample's clean settings, with a seed whose
 render the shipped reader reads exactly (tile for tile, in rack order; found
-by ``python tests/racks.py --find``). The verdict of each is the solver's
+by ``python -m okey_vision.eval.racks --find``). The verdict of each is the solver's
 on the true hand: winning and losing hands, 14 and 15 tiles, an okey finish,
 seven pairs, the indicator beside the rack or given in a sidecar.
 
-    python tests/racks.py --find        # check the seeds (and search new ones)
-    python tests/racks.py --write DIR   # the photos and sidecars into DIR
+    python -m okey_vision.eval.racks --find        # check the seeds (and search new ones)
+    python -m okey_vision.eval.racks --write DIR   # the photos and sidecars into DIR
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-if __name__ == "__main__":  # run as a script: the checkout's package
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from okey_vision.tiles import Tile, parse_hand, parse_tile
+from okey_vision.vision.reads import APART, TileRead
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ def config(shown: bool):
     """The renderer's settings: the app sample's, clean (no photo effects),
     nothing else lying apart from the rack but the indicator."""
     from okey_vision.synth import SynthConfig
-    from okey_vision.ui.sample import SETTINGS
+    from okey_vision.synth.sample import SETTINGS
 
     return SynthConfig(**SETTINGS).replace(effects=False, p_discards=0.0, p_hand=0.0, p_objects=0.0,
                                            p_indicator=1.0 if shown else 0.0)
@@ -111,7 +111,6 @@ def reads_exactly(rack: Rack, seed: int) -> tuple[bool, str]:
     flagged); and what it read."""
     from okey_vision.vision.io import decode_image
     from okey_vision.vision.reader import default_reader
-    from okey_vision.vision.reads import APART
 
     scene = render(rack, seed)
     photo = decode_image(jpeg(scene.image), rack.name)
@@ -121,6 +120,34 @@ def reads_exactly(rack: Rack, seed: int) -> tuple[bool, str]:
     flagged = [r.name for r in reads if r.low_confidence]
     ok = hand == rack.hand and apart == ([parse_tile(rack.indicator)] if rack.shown else []) and not flagged
     return ok, f"{' '.join(t.name for t in hand)} | apart {' '.join(t.name for t in apart)} | flagged {flagged}"
+
+
+def rack_truth(scene) -> list[str]:
+    """The labelled rack tiles (those in the photo) in rack order: top tier
+    first, then along the rack's own axis (the tiles' mean width direction)."""
+    import numpy as np
+
+    rack = [t for t in scene.tiles if t.on_rack]
+    if not rack:
+        return []
+    q = [np.asarray(t.quad) for t in rack]
+    u = np.mean([(a[1] - a[0]) / max(np.linalg.norm(a[1] - a[0]), 1e-9) for a in q], axis=0)
+    order = sorted(range(len(rack)), key=lambda i: (rack[i].row, float(q[i].mean(0) @ u)))
+    return [rack[i].tile.name for i in order]
+
+
+def reads_from_truth(truth: dict, low: Sequence[int] = ()) -> list[TileRead]:
+    """Reads from a sample-style truth record (``tiles``: tile, box, row,
+    is_indicator); reads at the indices in ``low`` get confidence 0.4."""
+    out = []
+    for i, t in enumerate(truth["tiles"]):
+        if not t.get("on_rack", True) and not t.get("is_indicator", False):
+            continue
+        conf = 0.4 if i in low else 0.99
+        tile = parse_tile(t["tile"])
+        out.append(TileRead(tuple(t["box"]), tile, conf, ((tile, conf),),
+                            row=APART if not t.get("on_rack", True) else t["row"]))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
