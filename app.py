@@ -8,7 +8,7 @@ indicator are kept through the round; a score table across rounds.
 
 A thin page: the sections are in :mod:`okey_vision.app.sections`, the
 session's one typed state in :mod:`okey_vision.app.state`, the work in
-:mod:`okey_vision.ui` and the library. No error reaches the screen as a
+:mod:`okey_vision.report` and the library. No error reaches the screen as a
 traceback.
 """
 
