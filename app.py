@@ -6,9 +6,9 @@ runs, sets or pairs with the leftovers apart; whether it can be declared,
 the recommended discard and the ranked alternatives; discards seen and the
 indicator are kept through the round; a score table across rounds.
 
-A thin page: the sections are in :mod:`okey_vision.ui.sections`, the
-session's one typed state in :mod:`okey_vision.ui.state`, the work in
-:mod:`okey_vision.ui` and the library. No error reaches the screen as a
+A thin page: the sections are in :mod:`okey_vision.app.sections`, the
+session's one typed state in :mod:`okey_vision.app.state`, the work in
+:mod:`okey_vision.report` and the library. No error reaches the screen as a
 traceback.
 """
 
@@ -23,18 +23,18 @@ os.environ.setdefault("YOLO_OFFLINE", "1")
 
 import streamlit as st
 
-from okey_vision.ui.advice import Analysis, move_on_rack
-from okey_vision.ui.sections.advice import show_action, show_advice
-from okey_vision.ui.sections.calibrate import learning_section
-from okey_vision.ui.sections.check import check_page, check_switch
-from okey_vision.ui.sections.common import log, state, sync_widget, tx
-from okey_vision.ui.sections.correct import correct_section
-from okey_vision.ui.sections.live import live_section
-from okey_vision.ui.sections.photo import photo_input, photo_section, take_new_photo
-from okey_vision.ui.sections.round import round_section
-from okey_vision.ui.sections.scores import scheme_picker, scores_section
-from okey_vision.ui.state import AppState
-from okey_vision.ui.text import Lang, in_words, sentence, t
+from okey_vision.app.sections.advice import show_action, show_advice
+from okey_vision.app.sections.calibrate import learning_section
+from okey_vision.app.sections.check import check_page, check_switch
+from okey_vision.app.sections.common import log, state, sync_widget, tx
+from okey_vision.app.sections.correct import correct_section
+from okey_vision.app.sections.live import live_section
+from okey_vision.app.sections.photo import photo_input, photo_section, take_new_photo
+from okey_vision.app.sections.round import round_section
+from okey_vision.app.sections.scores import scheme_picker, scores_section
+from okey_vision.app.state import AppState
+from okey_vision.report.advice import Analysis, move_on_rack
+from okey_vision.report.text import Lang, in_words, sentence, t
 
 # One handler on the package's logger: the app's lines and the library's
 # (the live reader's worker thread) reach the server log alike.

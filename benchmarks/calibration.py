@@ -37,15 +37,14 @@ import time
 from pathlib import Path
 
 os.environ.setdefault("YOLO_OFFLINE", "1")
+
+from okey_vision.calibrate.learn import learn, store_pairs
+from okey_vision.calibrate.store import Store, crop_of
+from okey_vision.eval.match import match
+from okey_vision.eval.racks import rack_truth
+from okey_vision.vision.reader import RackReader
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-from read_accuracy import match, rack_truth  # noqa: E402
-
-from okey_vision.calibrate.learn import learn, store_pairs  # noqa: E402
-from okey_vision.calibrate.store import Store, crop_of  # noqa: E402
-from okey_vision.vision.reader import RackReader  # noqa: E402
 
 SEED = 2800
 
@@ -130,7 +129,7 @@ def part_speed(shipped: RackReader, calibrated: RackReader, n_test: int, first: 
 
 def real_pairs(photo, reads):
     """(read, label tile) of each labelled tile matched to a read, as a player would correct it."""
-    from real_views import MATCH_IOU, polygon_iou, read_polygon
+    from okey_vision.eval.views import MATCH_IOU, polygon_iou, read_polygon
 
     polys = [read_polygon(r) for r in reads]
     cand = sorted(((polygon_iou(lab.polygon, p), i, j) for i, lab in enumerate(photo.labels)
@@ -147,7 +146,7 @@ def real_pairs(photo, reads):
 
 
 def real_score(reader, views) -> tuple[int, int]:
-    from real_views import score_view
+    from okey_vision.eval.views import score_view
 
     right = tiles = 0
     for view in views:
@@ -172,7 +171,7 @@ def calibrate_on(shipped: RackReader, photos, folder: Path):
 
 
 def part_real(shipped: RackReader) -> None:
-    from real_views import real_photos, views
+    from okey_vision.eval.views import real_photos, views
 
     choose, report = real_photos("choose"), real_photos("report")
     if not choose or not report:

@@ -3,7 +3,7 @@
     python benchmarks/check_speed.py                    # 100 photos, okey-vision check FOLDER --json
     python benchmarks/check_speed.py --html --parallel 1 2
 
-The photos are the rendered racks of ``tests/racks.py`` (known hands:
+The photos are the rendered racks of ``okey_vision/eval/racks.py`` (known hands:
 winning and losing, 14 and 15 tiles, an okey finish, seven pairs; the
 indicator beside the rack or in a sidecar), each at its own seed, scaled to
 4000 x 3000 and JPEG-encoded as ``benchmarks/read_speed.py`` makes its
@@ -28,8 +28,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
 
 SIZE = (4000, 3000)
 
@@ -37,7 +35,8 @@ SIZE = (4000, 3000)
 def make_folder(folder: Path, count: int) -> list[tuple[Path, object]]:
     """``count`` 12 MP photos of the known racks (made once; reused), with their racks."""
     import cv2
-    import racks
+
+    from okey_vision.eval import racks
 
     folder.mkdir(parents=True, exist_ok=True)
     made = []
@@ -81,7 +80,7 @@ def run_check(folder: Path, html: Path | None, parallel: int) -> tuple[float, fl
 def agree(rows: list[dict], made: list[tuple[Path, object]]) -> tuple[int, int]:
     """How many hands were read exactly (tiles in rack order and indicator),
     and how many rows' verdicts equal the solver's on the true hand."""
-    from okey_vision.cli import solve_result
+    from okey_vision.cli.solve import solve_result
 
     truth = {str(p): rack for p, rack in made}
     exact = same = 0

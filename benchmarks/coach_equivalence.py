@@ -10,7 +10,7 @@ The check proves what did not change: ``--coach basic`` (the default) replays
 the current code with the new rules switched off (``rules=BASIC``:
 distance-then-outs, the same searches); ``--coach baseline`` replays the
 old coach taken from git history at commit b9e9903
-(``benchmarks/baseline_coach.py``, the strength benchmark's yardstick),
+(``okey_vision/eval/baseline.py``, the strength benchmark's yardstick),
 proving that it is what it claims to be. ``--coach ties`` replays the
 basic rules with issue 26's choice among equal discards switched on
 (``loose_first``: a loose tile first, then the one the next player least
@@ -42,19 +42,14 @@ import argparse
 import dataclasses
 import gzip
 import json
-import os
 import random
 import sys
 import time
 from collections import Counter
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-from hands import pairs_hand, random_hand, scarce_hand
-
 from okey_vision import coach
 from okey_vision.coach import text as coach_text
+from okey_vision.eval.hands import pairs_hand, random_hand, scarce_hand
 from okey_vision.game import CoachPolicy, GreedyPolicy, View, play_round
 
 # The coach under check (set by --coach): advise, distance, reading, its bot
@@ -78,7 +73,7 @@ def use_coach(which: str) -> None:
     with the choice among equal discards on ("ties"), or the "baseline" from git history."""
     global advise, distance, reading, Bot, summary
     if which == "baseline":
-        import baseline_coach
+        from okey_vision.eval import baseline as baseline_coach
         advise, distance, reading = baseline_coach.advise, baseline_coach.distance, baseline_coach.reading
         Bot = baseline_coach.BaselineCoachPolicy
         summary = baseline_coach.summary  # the old Advice said its reason itself
@@ -381,11 +376,10 @@ def _round_follows_to_a_tie(old: list, new: list) -> bool:
 
 def _wait_fixed(old: dict, new: dict, hand, ind, seen) -> bool:
     """True when the only change is whether a finished hand waits, and
-    brute-force draws (tests/brute.py, independent of the coach) agree
+    brute-force draws (okey_vision/eval/brute.py, independent of the coach) agree
     with the new verdict and not the old."""
-    from brute import is_finished, is_seven_pairs
-
     from okey_vision.coach import OPPONENT_FINISH_RATE
+    from okey_vision.eval.brute import is_finished, is_seven_pairs
     from okey_vision.solver import declare
     from okey_vision.tiles import FULL_SET, SET_SIZE
 

@@ -9,7 +9,7 @@ finished), random 14-tile hands with an offered tile (take or draw),
 adversarial seven-pairs hands with one or two okeys (15 and 14 tiles, where
 the melds route is deepest), hands scarce in available tiles, far 15-tile
 hands (tiles that seldom share a meld: the most gaps), the known slow hands
-(``tests/hands.py``), and the coach bot's hands turn after turn in
+(``okey_vision/eval/hands.py``), and the coach bot's hands turn after turn in
 simulated 4-player rounds. Each set reports its median, 99th percentile and
 max (p100), and its slowest hand. Every call but the
 game's starts from a fresh memo (cold: the worst case); the game's share
@@ -22,20 +22,16 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
-import os
 import random
 import resource
 import statistics
-import sys
 import time
 from collections import Counter
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
-
 from coach_strength import parse_rules
-from hands import SLOW_HANDS, far_hand, pairs_hand, random_hand, scarce_hand
 
 from okey_vision.coach import RULES, advise
+from okey_vision.eval.hands import SLOW_HANDS, far_hand, pairs_hand, random_hand, scarce_hand
 from okey_vision.game import CoachPolicy, GreedyPolicy, play_game, play_round
 from okey_vision.memo import Memo
 from okey_vision.tiles import TILES, format_hand, parse_hand, parse_tile
@@ -106,7 +102,7 @@ def hand_sets(n: int, seed: int) -> None:
     for hand, ind, off in SLOW_HANDS:
         rows.append((_timed(parse_hand(hand), parse_tile(ind), offered=off),
                      f"{hand} / {ind}" + (f" offered {off}" if off else "")))
-    _report("known slow hands (tests/hands.py SLOW_HANDS)", rows)
+    _report("known slow hands (okey_vision/eval/hands.py SLOW_HANDS)", rows)
 
 
 class _Timed(CoachPolicy):

@@ -9,7 +9,7 @@ Match-ups (``--matchups``, any subset, comma-separated):
 
 - ``greedy``: coach + 3 greedy bots;
 - ``baseline``: coach + 3 baseline coaches: the coach before issue 14
-  (commit b9e9903, taken from git history: ``benchmarks/baseline_coach.py``);
+  (commit b9e9903, taken from git history: ``okey_vision/eval/baseline.py``);
 - ``peer``: peer-library bot + 3 greedy;
 - ``head``: coach + peer + 2 greedy;
 - ``peers``: coach + 2 peers + 1 greedy;
@@ -35,11 +35,8 @@ import json
 import math
 import os
 import random
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from okey_vision.coach import RULES, Rules
 from okey_vision.game import CoachPolicy, GreedyPolicy, RandomPolicy, play_round
@@ -88,7 +85,7 @@ def _policy(name: str, rules: Rules):
     if name == "random":
         return RandomPolicy()
     if name == "baseline":
-        from baseline_coach import BaselineCoachPolicy
+        from okey_vision.eval.baseline import BaselineCoachPolicy
         return BaselineCoachPolicy()
     from peer import PeerPolicy
     return PeerPolicy()

@@ -33,11 +33,10 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+from okey_vision.eval.faults import full_disk, hostile_folder, read_only, truncated_npz
+from okey_vision.eval.hostile import deflate_zeros, jpeg_with_app_data, jpeg_with_size, png, tiff
 
-from faults import full_disk, hostile_folder, read_only, truncated_npz  # noqa: E402
-from hostile import deflate_zeros, jpeg_with_app_data, jpeg_with_size, png, tiff  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 SAMPLE = ROOT / "okey_vision" / "data" / "sample_rack.jpg"
 HAND = " ".join(json.loads(SAMPLE.with_suffix(".json").read_text(encoding="utf-8"))["hand"])
@@ -302,9 +301,9 @@ def count_corrections(folder: Path | None) -> int | None:
     small (a child's peak memory counts what it inherits when it starts)."""
     if folder is None or not folder.is_dir():
         return None
-    code = f"from faults import corrections; from pathlib import Path; print(corrections(Path({str(folder)!r})))"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                          cwd=ROOT / "tests")
+    code = ("from okey_vision.eval.faults import corrections; from pathlib import Path; "
+            f"print(corrections(Path({str(folder)!r})))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     return int(done.stdout)
 
 

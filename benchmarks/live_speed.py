@@ -22,12 +22,8 @@ import argparse
 import os
 import random
 import statistics
-import sys
 import threading
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 #: Noisy copies of each rack's frame a camera cycles through (sensor noise, never the same frame twice in a row).
 VARIANTS = 4
@@ -78,12 +74,13 @@ class Player(threading.Thread):
     def __init__(self, k: int, reader, shots, seconds: float, fps: float, every: float, start: float,
                  quiet: float) -> None:
         super().__init__(name=f"player-{k}", daemon=True)
-        from okey_vision.ui.advice import Analysis, Session, move_on_rack
-        from okey_vision.ui.live import LiveReader
+        from okey_vision.report.advice import Analysis, Session, move_on_rack
+        from okey_vision.report.photo import draw_move
+        from okey_vision.vision.live import LiveReader
 
         self.k, self.shots, self.seconds, self.fps, self.every, self.t0 = k, shots, seconds, fps, every, start
         self.quiet = quiet
-        self.live = LiveReader(reader.read)
+        self.live = LiveReader(reader.read, draw=draw_move)
         self.session = Session()
         self.lags: list[float] = []
         self.first: float | None = None

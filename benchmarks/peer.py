@@ -6,11 +6,6 @@ in ``.cache/peer``, never into its environment).
 
 from __future__ import annotations
 
-import os
-import sys
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
 from peer_lib import PeerSolver, load_peer
 
 import okey_vision.game  # noqa: F401  (ours first, so the peer's never shadows it)

@@ -2,8 +2,10 @@
 
 It ships a top-level package named ``okey_vision`` too, so it never goes into
 the project's environment: it is installed with ``pip --target`` into
-``.cache/peer`` and only its ``okey_solver``/``okey_core`` are imported, with
-that folder appended after ours on ``sys.path``.
+``.cache/peer`` and its ``okey_solver`` (with ``okey_core`` and what they
+need) is imported from there, after everything of ours
+(:func:`okey_vision.eval.external.import_from`: the folder never goes on
+``sys.path``, and its ``okey_vision`` is never imported).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import okey_vision  # noqa: F401  (ours first: the peer's okey_vision must never win)
+from okey_vision.eval.external import import_from
 from okey_vision.melds import is_meld
 from okey_vision.tiles import Tile, okey_of
 
@@ -33,11 +35,7 @@ def load_peer() -> Any:
         )
         if proc.returncode:
             raise RuntimeError(f"cannot install {PEER_SPEC}: {proc.stderr.strip()[-300:]}")
-    if str(PEER_DIR) not in sys.path:
-        sys.path.append(str(PEER_DIR))
-    import okey_solver  # type: ignore[import-not-found]
-
-    return okey_solver
+    return import_from(PEER_DIR, "okey_solver")
 
 
 class PeerSolver:

@@ -35,10 +35,12 @@ os.environ.setdefault("YOLO_OFFLINE", "1")
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from okey_vision.eval.match import box_iou, match
+from okey_vision.eval.racks import rack_truth
+from okey_vision.eval.shared import real_pixels
+from okey_vision.tiles import Tile
 
-from okey_vision.tiles import Tile  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 #: Fixed synthetic test set: seed (distinct from the training seeds 100 and 200).
 SYNTH_SEED = 9001
@@ -50,30 +52,6 @@ OKEY_REAL = ("okey-real/images/okey-solver-py-rack-1.jpg", ["r7", "b7", "b9", "b
 FLAG_THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99)
 COLOR_LABELS = ["r", "y", "b", "k", "fj"]
 NUMBER_LABELS = [str(n) for n in range(1, 14)] + ["fj"]
-
-
-def iou(a, b) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / u if u > 0 else 0.0
-
-
-def match(truth: list, reads: list, thr: float = 0.4) -> list[tuple[int, int]]:
-    """Greedy one-to-one matching by IoU: (truth index, read index) pairs."""
-    pairs = sorted(((iou(t[1], r.box), i, j) for i, t in enumerate(truth) for j, r in enumerate(reads)),
-                   reverse=True)
-    used_t, used_r, out = set(), set(), []
-    for v, i, j in pairs:
-        if v < thr:
-            break
-        if i in used_t or j in used_r:
-            continue
-        used_t.add(i)
-        used_r.add(j)
-        out.append((i, j))
-    return out
 
 
 def color_of(t: Tile) -> str:
@@ -146,7 +124,7 @@ class Score:
         self.rack_images += 1
         self.rack_exact += [r.name for r in rack] == hand
         for box in loose_truth:
-            self.loose_on_rack += any(iou(box, r.box) >= 0.4 for r in rack)
+            self.loose_on_rack += any(box_iou(box, r.box) >= 0.4 for r in rack)
 
     def flag_curve(self) -> list[dict]:
         """Share of wrong and of right reads flagged, per threshold."""
@@ -222,7 +200,7 @@ def bench_real(reader, score: Score, limit: int | None = None, split: str = "hel
 
     from okey_vision.synth.real import load_real, split_real
 
-    train, held = split_real(load_real())
+    train, held = split_real(load_real(real_pixels() / "rummikub-real"))
     for im in (held if split == "held" else train)[:limit]:
         img = cv2.imread(str(im.path))
         t = time.perf_counter()
@@ -239,9 +217,7 @@ def bench_okey_real(reader) -> dict:
 
     from okey_vision.vision.reads import APART
 
-    path = ROOT.parent / "shared" / "datasets" / OKEY_REAL[0]
-    if not path.exists():
-        path = ROOT / ".." / "shared" / "datasets" / OKEY_REAL[0]
+    path = real_pixels() / OKEY_REAL[0]
     if not path.exists():
         return {"skipped": f"{path} not found"}
     reads = reader.read(cv2.imread(str(path)))
@@ -253,18 +229,6 @@ def bench_okey_real(reader) -> dict:
             "tiles_right_in_order": f"{same}/{len(truth)}", "extra_rack_reads": len(rack) - same,
             "exact": rack == truth,
             "flagged": [r.name for r in reads if r.low_confidence]}
-
-
-def rack_truth(scene) -> list[str]:
-    """The labelled rack tiles (those in the photo) in rack order: top tier
-    first, then along the rack's own axis (the tiles' mean width direction)."""
-    rack = [t for t in scene.tiles if t.on_rack]
-    if not rack:
-        return []
-    q = [np.asarray(t.quad) for t in rack]
-    u = np.mean([(a[1] - a[0]) / max(np.linalg.norm(a[1] - a[0]), 1e-9) for a in q], axis=0)
-    order = sorted(range(len(rack)), key=lambda i: (rack[i].row, float(q[i].mean(0) @ u)))
-    return [rack[i].tile.name for i in order]
 
 
 def bench_synth(reader, score: Score, count: int, recipe: str = "synth-detect.yaml",

@@ -37,12 +37,12 @@ from pathlib import Path
 os.environ.setdefault("YOLO_OFFLINE", "1")
 
 import numpy as np
+from read_accuracy import Score
+
+from okey_vision.eval.match import match
+from okey_vision.eval.racks import rack_truth
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-from read_accuracy import Score, match, rack_truth  # noqa: E402
 
 #: Validation seed of the player-style renders (the test seed is 9101).
 VAL_SEED = 9201
@@ -76,8 +76,7 @@ def miss_causes(reader, scenes) -> int:
     """Print the miss-cause table (``--misses``) for rendered scenes: each
     missed rack tile by the first stage whose detections no longer cover it
     (``ReadTrace``: look, detected, uncut, inked, faced)."""
-    from read_accuracy import iou
-
+    from okey_vision.eval.match import box_iou as iou
     from okey_vision.vision.reads import APART
 
     def covers(dets, box, lo=0.4, hi=2.0) -> bool:

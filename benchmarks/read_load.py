@@ -16,14 +16,12 @@ import argparse
 import gc
 import json
 import statistics
-import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 
 def rss_mb() -> float:
@@ -65,7 +63,7 @@ def photos() -> list[tuple[str, bytes]]:
     """The shipped sample photo and rendered racks of other shapes, as JPEG bytes."""
     import cv2
 
-    from okey_vision.ui.sample import sample_bytes
+    from okey_vision.synth.sample import sample_bytes
 
     out = [("sample", sample_bytes())]
     try:

@@ -1,6 +1,6 @@
 """The reader on real pixels only: the held-out real photos and the shared
 Okey photo, as they are and turned, framed farther and closer, seen from the
-side (``benchmarks/real_views.py``), with the labels carried through.
+side (``okey_vision/eval/views.py``), with the labels carried through.
 
     python benchmarks/real_pixels.py                      # both parts, every view
     python benchmarks/real_pixels.py --part choose --turns 45,90 --json out.json
@@ -24,10 +24,8 @@ from collections import defaultdict
 from pathlib import Path
 
 os.environ.setdefault("YOLO_OFFLINE", "1")
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from real_views import TURNS, Scored, flag_rates, real_photos, score_view, summarise, views
+from okey_vision.eval.views import TURNS, Scored, flag_rates, real_photos, score_view, summarise, views
 
 KINDS = ("as-is", "turned", "farther", "closer", "side", "closer-turned", "warm-dim")
 

@@ -27,7 +27,6 @@ from pathlib import Path
 os.environ.setdefault("YOLO_OFFLINE", "1")
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 
 def main() -> None:

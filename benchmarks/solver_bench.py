@@ -21,7 +21,6 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
 
 from okey_vision.solver import arrange, declare  # noqa: E402
 from okey_vision.tiles import FULL_SET, format_hand, okey_of  # noqa: E402

@@ -1,9 +1,9 @@
-"""Shared test setup: the helpers in this folder import as plain modules."""
+"""Shared test setup. The helpers in this folder (``drawn``, ``app_fakes``)
+import as plain modules: pytest puts this folder, holding no ``__init__.py``,
+on the path itself (its default "prepend" import mode)."""
 
 import os
-import sys
 
-sys.path.insert(0, os.path.dirname(__file__))
 # Tests never reach the network: ultralytics must not try to.
 os.environ.setdefault("YOLO_OFFLINE", "1")
 # Issue 28: the player's corrections and calibration live in their data

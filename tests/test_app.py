@@ -1,7 +1,7 @@
 """The Streamlit app through Streamlit's ``AppTest`` (no browser).
 
 Most tests run the app with a stand-in reader
-(``OKEY_VISION_APP_READER=okey_vision.ui.testing:reader``) that returns the
+(``OKEY_VISION_APP_READER=app_fakes:reader``) that returns the
 true reads of a rendered rack, so the UI flow is checked without model
 weights; the tests marked ``reader`` use the trained reader in ``models/``
 and are skipped when its weights are missing.
@@ -17,17 +17,17 @@ pytest.importorskip("streamlit")
 cv2 = pytest.importorskip("cv2")
 np = pytest.importorskip("numpy")
 
+import app_fakes as fake  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from okey_vision.ui import testing as fake  # noqa: E402
-from okey_vision.ui.advice import analyse  # noqa: E402
-from okey_vision.ui.sample import sample_bytes, sample_truth  # noqa: E402
-from okey_vision.ui.state import KEY, AppState  # noqa: E402
+from okey_vision.app.state import KEY, AppState  # noqa: E402
+from okey_vision.report.advice import analyse  # noqa: E402
+from okey_vision.synth.sample import sample_bytes, sample_truth  # noqa: E402
 from okey_vision.vision.reads import APART, TileRead  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")
-FAKE = "okey_vision.ui.testing:reader"
+FAKE = "app_fakes:reader"
 MODELS = ROOT / "models"
 HAVE_MODELS = all(any((MODELS / f"{m}{ext}").exists() for ext in (".pt", ".onnx"))
                   for m in ("detector", "number", "color"))
@@ -89,7 +89,7 @@ def all_text(at: AppTest) -> str:
 def render_rack():
     """A clean rendered rack photo (JPEG bytes) and its scene: 15 rack tiles
     with two false jokers, the indicator y6 apart."""
-    from okey_vision.ui.sample import render_test_rack
+    from okey_vision.synth.sample import render_test_rack
 
     return render_test_rack()
 
@@ -165,7 +165,7 @@ def test_upload_rendered_rack_gives_its_reads_and_advice(monkeypatch):
 def test_upload_rendered_rack_with_the_trained_reader(monkeypatch):
     """A clean render of a finished hand (seed 26: no false jokers, the
     indicator r13 apart): the reads and the advice to declare."""
-    from okey_vision.ui.sample import render_test_rack
+    from okey_vision.synth.sample import render_test_rack
 
     at = start(monkeypatch, reader=None)
     data, scene = render_test_rack(26)
@@ -341,7 +341,7 @@ def test_sample_falls_back_to_its_recorded_tiles_when_unread(monkeypatch):
 
 
 def test_a_crashing_reader_is_a_plain_message(monkeypatch):
-    at = start(monkeypatch, reader="okey_vision.ui.testing:failing_reader")
+    at = start(monkeypatch, reader="app_fakes:failing_reader")
     assert any("The reader failed on this photo (RuntimeError)" in w.value for w in at.warning)
     data, _scene = render_rack()
     at.file_uploader[0].set_value(("rack.jpg", data, "image/jpeg")).run()
@@ -511,7 +511,7 @@ def page_words(at: AppTest) -> str:
 
 
 def latin_tiles(text: str) -> list[str]:
-    from okey_vision.ui.text import TILE_NOTATION
+    from okey_vision.report.text import TILE_NOTATION
 
     return [m.group(0) for m in TILE_NOTATION.finditer(text)]
 
@@ -551,9 +551,9 @@ def test_turkish_page_never_writes_a_tile_in_latin_notation(monkeypatch):
 
 
 def test_turkish_photo_labels_are_chips_not_latin_notation():
+    from okey_vision.report.photo import label_forms
+    from okey_vision.report.text import Lang, tile_word
     from okey_vision.tiles import TILES
-    from okey_vision.ui.photo import label_forms
-    from okey_vision.ui.text import Lang, tile_word
 
     for tile in TILES:
         for check in (False, True):
@@ -583,7 +583,7 @@ def test_a_failed_photo_leaves_one_message_and_nothing_stale(monkeypatch):
 
 
 def test_every_message_ends_with_its_full_stop():
-    from okey_vision.ui.text import TEXT
+    from okey_vision.report.text import TEXT
 
     labels = {"title", "tagline", "language", "scoring", "scheme_countdown", "scheme_penalty", "camera",
               "camera_help", "upload", "upload_help", "camera_take", "upload_button", "upload_limit",
@@ -621,7 +621,7 @@ def test_the_indicator_is_flagged_and_confirmed_like_a_rack_tile(monkeypatch):
 
 
 def test_the_indicators_picker_corrects_it_in_turkish(monkeypatch):
-    from okey_vision.ui.state import INDICATOR
+    from okey_vision.app.state import INDICATOR
 
     reads = fake.reads_from_truth(sample_truth(), low=(15,))
     at = start(monkeypatch, reads=reads, lang="tr")

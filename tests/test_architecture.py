@@ -3,8 +3,12 @@ function runs over 80 lines unless it says why, the search caches belong to a
 bounded memo, not to modules, and the layers hold, read from the imports
 themselves (top level, ``TYPE_CHECKING`` blocks and functions): the rules,
 solver and coach import no extra's package, the reader (``vision/``) never
-reaches the app or training, and no module or package imports another in a
-loop. Each check has a probe proving it can fail."""
+reaches the app, the report, evaluation, training or the command line, the
+command line (``cli/``) is imported by nothing else in the package, the
+report (``report/``) imports neither Streamlit nor the app, and no module or
+package imports another in a loop. Nothing in the package, the benchmarks or
+the tests edits ``sys.path`` or imports a file by its path, no test imports a
+benchmark and no benchmark a test. Each check has a probe proving it can fail."""
 
 from __future__ import annotations
 
@@ -14,9 +18,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from hands import random_hand
 
 from okey_vision.coach import advise
+from okey_vision.eval.hands import random_hand
 from okey_vision.memo import Memo
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -181,11 +185,13 @@ def _package(module: str, packages: set[str]) -> str:
 
 def package_cycles(paths: list[Path]) -> list[list[str]]:
     """Every group of packages that import each other, module by module
-    (``vision/`` importing ``ui/`` while ``ui/`` imports ``vision/`` is a
+    (``vision/`` importing ``app/`` while ``app/`` imports ``vision/`` is a
     loop even when no module loops)."""
     packages = {_module(p) for p in paths if p.name == "__init__.py" and _module(p).count(".") == 1}
     graph: dict[str, set[str]] = {}
     for module, targets in _import_graph(paths).items():
+        if _is_entry_point(module):
+            continue  # ``python -m`` runs it and nothing imports it: its imports tie no package to another
         mine = _package(module, packages)
         graph.setdefault(mine, set()).update(_package(t, packages) for t in targets)
         graph[mine].discard(mine)
@@ -200,9 +206,7 @@ def test_no_import_cycle_not_even_for_type_hints():
 
 
 def test_no_package_imports_another_in_a_cycle():
-    # The CLI's commands (okey_vision/cli.py's COMMANDS) are module names it
-    # imports by name when a command runs: not an import statement, so not an
-    # edge here (vision/command.py imports the CLI's helpers).
+    # The command line (cli/) imports each subcommand's module; nothing imports it.
     assert package_cycles(SOURCES) == []
 
 
@@ -297,13 +301,14 @@ def test_the_purity_check_sees_a_heavy_import_anywhere(probe_root):
 
 
 #: What the reader (vision/) never reaches, directly or through another module:
-#: the app and training sit on top of it.
-ABOVE_VISION = ("okey_vision.ui", "okey_vision.training")
+#: the app, the report, evaluation, training and the command line sit on top of it.
+ABOVE_VISION = ("okey_vision.app", "okey_vision.report", "okey_vision.eval", "okey_vision.training",
+                "okey_vision.cli")
 
 
 def vision_reaches_above(paths: list[Path]) -> list[str]:
-    """Each chain of imports from a ``vision/`` module to ``ui/`` or
-    ``training/`` (the shortest from each vision module to each)."""
+    """Each chain of imports from a ``vision/`` module to one of
+    :data:`ABOVE_VISION` (the shortest from each vision module to each)."""
     graph = _import_graph(paths)
     bad = []
     for start in sorted(m for m in graph if m.startswith("okey_vision.vision")):
@@ -328,12 +333,12 @@ def test_the_reader_never_imports_the_app_or_training():
 
 def test_the_layer_check_sees_a_direct_and_a_roundabout_import(probe_root):
     paths = _probe_package(probe_root, {
-        "okey_vision/vision/a.py": "def f():\n    from okey_vision.ui import b\n",
+        "okey_vision/vision/a.py": "def f():\n    from okey_vision.app import b\n",
         "okey_vision/vision/c.py": "from okey_vision.synth import d\n",
         "okey_vision/synth/d.py": "import okey_vision.training.e\n",
-        "okey_vision/ui/b.py": "", "okey_vision/training/e.py": "",
+        "okey_vision/app/b.py": "", "okey_vision/training/e.py": "",
     })
-    assert vision_reaches_above(paths) == ["okey_vision.vision.a -> okey_vision.ui.b",
+    assert vision_reaches_above(paths) == ["okey_vision.vision.a -> okey_vision.app.b",
                                            "okey_vision.vision.c -> okey_vision.synth.d -> okey_vision.training.e"]
 
 
@@ -407,3 +412,179 @@ def test_the_length_check_sees_long_functions(tmp_path):
     probe.write_text(f"def short():\n    pass\n\n\n# long because: a probe\ndef excused():\n{body}\n\n"
                      f"@staticmethod\ndef long():\n{body}")
     assert [f.split()[1] for f in _long_functions(probe, limit=5)] == ["long"]
+
+
+# ------------------------------------------------------- the edges of the layout
+
+def _is_entry_point(module: str) -> bool:
+    """A ``__main__`` module: ``python -m`` runs it, nothing imports it."""
+    return module.rsplit(".", 1)[-1] == "__main__"
+
+
+def cli_importers(paths: list[Path]) -> list[str]:
+    """'module -> target' for each import of the command line (``okey_vision.cli``
+    and its modules) by a module outside it (an entry point, ``__main__``, may)."""
+    modules = {_module(p) for p in paths}
+    bad = []
+    for path in paths:
+        me = _module(path)
+        if me == "okey_vision.cli" or me.startswith("okey_vision.cli.") or _is_entry_point(me):
+            continue
+        for _, source, names in _imports(path):
+            for target in sorted(_targets(source, names, modules)):
+                if target == "okey_vision.cli" or target.startswith("okey_vision.cli."):
+                    bad.append(f"{me} -> {target}")
+    return bad
+
+
+def test_nothing_in_the_package_imports_the_command_line():
+    assert cli_importers(SOURCES) == []
+
+
+def test_the_cli_check_sees_a_core_module_importing_the_command_line(probe_root):
+    paths = _probe_package(probe_root, {
+        "okey_vision/cli/common.py": "class CliError(Exception): pass\n",
+        "okey_vision/cli/read.py": "from okey_vision.cli.common import CliError\n",
+        "okey_vision/vision/x.py": "def f():\n    from okey_vision.cli.common import CliError\n",
+        "okey_vision/training/__main__.py": "from okey_vision.cli.read import run\n",
+        "app.py": "import okey_vision.cli\n",
+    })
+    assert cli_importers(paths) == ["app -> okey_vision.cli", "okey_vision.vision.x -> okey_vision.cli.common"]
+
+
+#: What the report (``report/``) never imports: the app sits on top of it, and
+#: the report is written where Streamlit is not installed (``okey-vision check --html``).
+BELOW_REPORT = ("streamlit", "streamlit_webrtc", "streamlit_image_coordinates", "okey_vision.app")
+
+
+def report_imports_above(paths: list[Path]) -> list[str]:
+    """'file:line module' for each import of Streamlit or the app under ``report/``."""
+    bad = []
+    for path in paths:
+        me = _module(path)
+        if me != "okey_vision.report" and not me.startswith("okey_vision.report."):
+            continue
+        for line, source, names in _imports(path):
+            for target in [f"{source}.{n}" for n in names] or [source]:
+                if any(target == b or target.startswith(f"{b}.") for b in BELOW_REPORT):
+                    bad.append(f"{path.relative_to(ROOT)}:{line} {source}")
+                    break
+    return bad
+
+
+def test_the_report_imports_no_streamlit_and_not_the_app():
+    assert report_imports_above(SOURCES) == []
+
+
+def test_the_report_check_sees_streamlit_and_the_app(probe_root):
+    paths = _probe_package(probe_root, {
+        "okey_vision/report/a.py": "def f():\n    import streamlit as st\n",
+        "okey_vision/report/b.py": "from okey_vision import app\nfrom okey_vision.report import a\n",
+        "okey_vision/app/c.py": "import streamlit\nfrom okey_vision.report import b\n",
+    })
+    assert report_imports_above(paths) == ["okey_vision/report/a.py:2 streamlit",
+                                          "okey_vision/report/b.py:1 okey_vision"]
+
+
+#: Every Python file of the project: the package, the app, the benchmarks, the tests.
+EVERY_FILE = SOURCES + sorted((ROOT / "benchmarks").rglob("*.py")) + sorted((ROOT / "tests").rglob("*.py"))
+#: The one door to packages outside the environment (the baseline coach cached
+#: from git history, the peer library): imported by name from their own folder
+#: by a finder that serves only those names, never put on ``sys.path``.
+OUTSIDE_DOOR = "okey_vision/eval/external.py"
+#: Calls that import a file by its path.
+PATH_IMPORTS = {"spec_from_file_location", "SourceFileLoader", "SourcelessFileLoader", "load_source",
+                "run_path", "run_module", "PathFinder", "FileFinder", "exec_module"}
+
+
+def _is_sys_path(node: ast.AST) -> bool:
+    """``sys.path`` itself, or an item or slice of it."""
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    return (isinstance(node, ast.Attribute) and node.attr in ("path", "meta_path", "path_hooks")
+            and isinstance(node.value, ast.Name) and node.value.id == "sys")
+
+
+def path_hacks(path: Path) -> list[str]:
+    """'file:line what' for each edit of ``sys.path`` (or its finders) and each
+    import of a file by its path (``importlib.util.spec_from_file_location``,
+    ``runpy``, ``exec(open(...))``) in ``path``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    where = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name
+    if where == OUTSIDE_DOOR:
+        return []
+    bad = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and _is_sys_path(node.func.value):
+            bad.append(f"{where}:{node.lineno} {ast.unparse(node.func)}")  # sys.path.insert(...), .append, ...
+        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            bad.extend(f"{where}:{node.lineno} {ast.unparse(t)} =" for t in targets if _is_sys_path(t))
+        elif isinstance(node, ast.Attribute) and node.attr in PATH_IMPORTS:
+            bad.append(f"{where}:{node.lineno} {node.attr}")
+        elif isinstance(node, ast.Name) and node.id in PATH_IMPORTS:
+            bad.append(f"{where}:{node.lineno} {node.id}")
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            imported = [a.name for a in node.names] if isinstance(node, ast.ImportFrom) else []
+            if any(n.split(".")[0] == "runpy" for n in names) or PATH_IMPORTS & set(imported):
+                bad.append(f"{where}:{node.lineno} import {', '.join(names + imported)}")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "exec"
+              and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "open"
+                      for n in ast.walk(node))):
+            bad.append(f"{where}:{node.lineno} exec(open(...))")
+    return bad
+
+
+def test_no_sys_path_edit_or_file_path_import_anywhere():
+    bad = [hack for path in EVERY_FILE for hack in path_hacks(path)]
+    assert not bad, "sys.path edits or imports by file path (import the package, or move the shared code " \
+                    "into it): " + ", ".join(bad)
+
+
+def test_the_path_check_sees_every_kind_of_hack(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text("import sys, importlib.util, runpy\n"
+                     "from importlib.machinery import SourceFileLoader\n"
+                     "sys.path.insert(0, 'x')\n"
+                     "sys.path += ['y']\n"
+                     "sys.path[:0] = ['z']\n"
+                     "sys.meta_path.append(None)\n"
+                     "spec = importlib.util.spec_from_file_location('m', 'm.py')\n"
+                     "exec(compile(open('m.py').read(), 'm.py', 'exec'))\n"
+                     "print(sys.path[0])\n")  # reading it is fine
+    assert sorted({int(hack.split(" ", 1)[0].split(":")[1]) for hack in path_hacks(probe)}) == list(range(1, 9))
+
+
+def _stems(folder: Path) -> set[str]:
+    return {p.stem for p in folder.glob("*.py")}
+
+
+def cross_imports(tests: list[Path], benchmarks: list[Path]) -> list[str]:
+    """'file:line module' for each test importing a benchmark's module and
+    each benchmark importing a test's (what they share lives in the package)."""
+    tests_of = {p.stem for p in tests} | {p.parent.name for p in tests if p.parent.name != "tests"}
+    benches_of = {p.stem for p in benchmarks} | {"benchmarks"}
+    bad = []
+    for files, others in ((tests, benches_of - tests_of), (benchmarks, tests_of - benches_of)):
+        for path in files:
+            for line, source, _ in _imports(path):
+                if source.split(".")[0] in others:
+                    bad.append(f"{path.relative_to(ROOT)}:{line} {source}")
+    return bad
+
+
+def test_no_test_imports_a_benchmark_and_no_benchmark_a_test():
+    tests = sorted((ROOT / "tests").rglob("*.py"))
+    benchmarks = sorted((ROOT / "benchmarks").rglob("*.py"))
+    assert cross_imports(tests, benchmarks) == []
+
+
+def test_the_cross_import_check_sees_both_ways(probe_root):
+    tests = _probe_package(probe_root, {"tests/test_a.py": "import helper\ndef f():\n    from bench_b import x\n",
+                                        "tests/helper.py": ""})
+    benchmarks = _probe_package(probe_root, {"benchmarks/bench_b.py": "from helper import y\nimport bench_c\n",
+                                             "benchmarks/bench_c.py": ""})
+    tests = [p for p in tests if "tests" in p.parts and p.name != "__init__.py"]
+    benchmarks = [p for p in benchmarks if "benchmarks" in p.parts and p.name != "__init__.py"]
+    assert cross_imports(tests, benchmarks) == ["tests/test_a.py:3 bench_b", "benchmarks/bench_b.py:1 helper"]

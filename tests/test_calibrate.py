@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -32,7 +31,6 @@ from okey_vision.vision.reader import RackReader
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "okey_vision" / "data" / "sample_rack.jpg"
 SAMPLE_HAND = json.loads(SAMPLE.with_suffix(".json").read_text())["hand"]
-sys.path.insert(0, str(ROOT / "benchmarks"))
 
 
 @pytest.fixture()
@@ -117,7 +115,7 @@ NAVY = dict(pinned_set="navy-orange", p_flat=0.0, p_typical_hand=1.0, effects=Fa
 
 def blue_as_black(reader, scene) -> tuple[int, int]:
     """(blue tiles read black, blue tiles read blue) on a rendered rack."""
-    from read_accuracy import match
+    from okey_vision.eval.match import match
 
     truth = [(t.tile, t.box) for t in scene.tiles if t.on_rack]
     reads = reader.read(scene.image)
@@ -126,8 +124,7 @@ def blue_as_black(reader, scene) -> tuple[int, int]:
 
 
 def test_fit_on_a_dark_blue_set_reads_its_blues_blue(shipped):
-    from read_accuracy import rack_truth
-
+    from okey_vision.eval.racks import rack_truth
     from okey_vision.synth import SynthConfig
     from okey_vision.synth.render import render_scene
 
@@ -264,8 +261,8 @@ def test_every_calibration_sentence_in_both_languages_with_its_full_stop():
 # -- the app: nothing kept with the switch off ----------------------------------------------
 
 def app_with_photo(sample_image, shipped):
-    from okey_vision.ui.photo import read_photo
-    from okey_vision.ui.state import AppState, Entry
+    from okey_vision.app.state import AppState, Entry
+    from okey_vision.report.photo import read_photo
 
     app = AppState()
     app.start_photo("k", "sample")
@@ -276,8 +273,8 @@ def app_with_photo(sample_image, shipped):
 
 
 def test_nothing_is_kept_with_the_switch_off(shipped, sample_image, tmp_path):
-    from okey_vision.ui.learning import keep
-    from okey_vision.ui.state import Entry
+    from okey_vision.app.learning import keep
+    from okey_vision.app.state import Entry
 
     app = app_with_photo(sample_image, shipped)
     app.correct(3, "y1")  # the player corrects a tile ...
@@ -290,8 +287,8 @@ def test_nothing_is_kept_with_the_switch_off(shipped, sample_image, tmp_path):
 
 
 def test_confirmed_corrected_and_typed_tiles_are_kept_with_the_switch_on(shipped, sample_image, tmp_path):
-    from okey_vision.ui.learning import keep
-    from okey_vision.ui.state import Entry
+    from okey_vision.app.learning import keep
+    from okey_vision.app.state import Entry
 
     app = app_with_photo(sample_image, shipped)
     app.learning = True

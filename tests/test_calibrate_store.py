@@ -20,13 +20,13 @@ pytest.importorskip("cv2")
 pytest.importorskip("onnxruntime")
 
 import numpy as np
-from faults import corrections, full_disk, read_only, truncated_npz
 
 from okey_vision.calibrate.guard import CACHE, kept_scores
 from okey_vision.calibrate.learn import learn
 from okey_vision.calibrate.store import ASIDE, CROPS, INDEX, Kept, Store, crop_of
 from okey_vision.cli import main
 from okey_vision.errors import FileError
+from okey_vision.eval.faults import corrections, full_disk, read_only, truncated_npz
 from okey_vision.vision.calibration import (
     DATA_ENV,
     FILE,

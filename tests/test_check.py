@@ -1,7 +1,7 @@
 """The organiser's check (issue 27): ``okey-vision check PATH...``, its
 verdicts, sidecars, exit codes, the HTML report and the app's page.
 
-The end-to-end tests read rendered racks with known hands (``tests/racks.py``:
+The end-to-end tests read rendered racks with known hands (``okey_vision/eval/racks.py``:
 winning and losing, 14 and 15 tiles, an okey finish, seven pairs, the
 indicator beside the rack or in a sidecar) with the shipped reader, and
 compare every verdict with the solver's on the true hand.
@@ -21,7 +21,8 @@ import pytest
 from okey_vision.check import CheckError, Source, judge
 from okey_vision.check import text as words
 from okey_vision.check.photos import Job, UsageError, check, check_all, photos_in, sidecar_indicator
-from okey_vision.cli import main, solve_result
+from okey_vision.cli import main
+from okey_vision.cli.solve import solve_result
 from okey_vision.lang import Lang
 from okey_vision.tiles import parse_hand, parse_tile
 from okey_vision.vision.reads import APART, TileRead
@@ -167,7 +168,7 @@ def test_photos_in_keeps_the_order_given_and_refuses_what_is_not_there(tmp_path)
 
 def rack_jpeg(seed: int = 3) -> bytes:
     """A small rendered rack (its reads come from the stand-in reader)."""
-    import racks
+    from okey_vision.eval import racks
 
     return racks.jpeg(racks.render(racks.RACKS[0], seed).image)
 
@@ -209,7 +210,7 @@ def test_a_crashing_reader_is_one_error_row():
 def test_the_report_is_one_page_with_a_card_a_photo_and_nothing_fetched():
     pytest.importorskip("cv2")
     from okey_vision.check.photos import Checked
-    from okey_vision.ui.report import counts, report_html
+    from okey_vision.report.html import counts, report_html
 
     checked = [Checked(judge(reads_of(WIN15, apart="r3"), "w.jpg"), b"\xff\xd8fake"),
                Checked(judge(reads_of(LOSE14), "l.jpg", indicator="r9")),
@@ -230,7 +231,7 @@ def test_the_report_is_one_page_with_a_card_a_photo_and_nothing_fetched():
 def folder(tmp_path_factory) -> Path:
     """The rendered racks with known hands, as photos (and a sidecar)."""
     pytest.importorskip("cv2")
-    import racks
+    from okey_vision.eval import racks
 
     out = tmp_path_factory.mktemp("hands")
     racks.write(out)
@@ -258,7 +259,7 @@ def rows(folder, tmp_path_factory) -> tuple[int, list[dict], Path]:
 
 @needs_reader
 def test_every_verdict_is_the_solvers_on_the_true_hand(folder, rows):
-    import racks
+    from okey_vision.eval import racks
 
     code, got, _ = rows
     by_name = {Path(r["photo"]).stem: r for r in got}
@@ -351,12 +352,12 @@ def test_no_path_is_bad_usage(capsys):
 
 def test_the_app_page_checks_many_uploads(monkeypatch):
     pytest.importorskip("streamlit")
+    import app_fakes as fake
     from streamlit.testing.v1 import AppTest
 
-    from okey_vision.ui import testing as fake
-    from okey_vision.ui.state import KEY
+    from okey_vision.app.state import KEY
 
-    monkeypatch.setenv("OKEY_VISION_APP_READER", "okey_vision.ui.testing:reader")
+    monkeypatch.setenv("OKEY_VISION_APP_READER", "app_fakes:reader")
     fake.set_reads(reads_of(WIN15, apart="r3"))
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     at.query_params["page"] = "check"
@@ -380,7 +381,7 @@ def test_the_app_page_checks_many_uploads(monkeypatch):
 # ------------------------------------------------ issue 37: the report and the folder under faults ---
 
 def test_every_entry_of_the_folder_gets_a_row_loops_included(tmp_path, capsys):
-    from faults import hostile_folder
+    from okey_vision.eval.faults import hostile_folder
 
     names = hostile_folder(tmp_path / "hands")
     code, got, err = run_check(capsys, str(tmp_path / "hands"))
@@ -411,9 +412,8 @@ def test_a_name_that_is_not_utf8_is_shown_with_replacement_characters(tmp_path, 
 
 @pytest.mark.parametrize("where", ["folder", "read-only"])
 def test_the_report_place_is_checked_before_any_photo_is_read(tmp_path, capsys, monkeypatch, where):
-    from faults import hostile_folder, read_only
-
     from okey_vision.check import photos
+    from okey_vision.eval.faults import hostile_folder, read_only
 
     hostile_folder(tmp_path / "hands")
     monkeypatch.setattr(photos, "check_all", lambda *a, **k: pytest.fail("a photo was read"))
@@ -443,7 +443,7 @@ class _as_is:
 
 
 def test_a_report_that_cannot_be_written_leaves_the_earlier_one_whole(tmp_path, capsys):
-    from faults import full_disk, hostile_folder
+    from okey_vision.eval.faults import full_disk, hostile_folder
 
     hostile_folder(tmp_path / "hands")
     out = tmp_path / "out"
@@ -465,7 +465,7 @@ def test_rows_that_cannot_be_printed_are_one_sentence(tmp_path):
     import subprocess
     import sys
 
-    from faults import hostile_folder
+    from okey_vision.eval.faults import hostile_folder
 
     hostile_folder(tmp_path / "hands")
     with open("/dev/full", "w") as full:  # every write: no space left on device

@@ -8,11 +8,11 @@ import random
 from collections import Counter
 
 import pytest
-from hands import DECK, random_hand, replace_random_tile, winning_hand
 
 from okey_vision.cli import main
 from okey_vision.coach import advise, best_discard, distance, holds_indicator_twin, rank_discards, reading
 from okey_vision.errors import HandSizeError, TileCountError
+from okey_vision.eval.hands import DECK, random_hand, replace_random_tile, winning_hand
 from okey_vision.solver import best_pairs, encode, is_complete
 from okey_vision.tiles import okey_of, parse_hand, parse_tile
 

@@ -8,12 +8,12 @@ import random
 from collections import Counter
 
 import pytest
-from brute import is_finished, is_seven_pairs
-from hands import pairs_hand, random_hand, winning_hand
 
 from okey_vision.coach import BASIC, OPPONENT_FINISH_RATE, Action, Reason, advise, distance, reading, wait_pays
 from okey_vision.coach.text import said
 from okey_vision.errors import TileCountError
+from okey_vision.eval.brute import is_finished, is_seven_pairs
+from okey_vision.eval.hands import pairs_hand, random_hand, winning_hand
 from okey_vision.scoring import COUNTDOWN, FinishKind
 from okey_vision.solver import declare
 from okey_vision.tiles import FULL_SET, SET_SIZE, TILES, check_counts, okey_of, parse_hand

@@ -10,10 +10,10 @@ import subprocess
 import sys
 
 import pytest
-from hands import SLOW_HANDS, far_hand, pairs_hand, random_hand, scarce_hand
 
 from okey_vision.coach import advise, ranking
 from okey_vision.coach.templates import TemplateSearch
+from okey_vision.eval.hands import SLOW_HANDS, far_hand, pairs_hand, random_hand, scarce_hand
 from okey_vision.memo import Memo
 from okey_vision.tiles import HAND_SIZE
 

@@ -5,9 +5,7 @@ knowledge of the table."""
 
 from __future__ import annotations
 
-import os
 import random
-import sys
 from collections import Counter
 
 import pytest
@@ -18,8 +16,6 @@ from okey_vision.coach.text import explain
 from okey_vision.game import CoachPolicy, GreedyPolicy, Policy, View, play_round
 from okey_vision.lang import Lang
 from okey_vision.tiles import parse_hand, parse_tile
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks"))
 
 
 def test_take_a_tile_that_keeps_the_distance_but_triples_the_outs():
@@ -98,7 +94,7 @@ def test_the_simulator_shows_public_knowledge_and_conserves_tiles():
 
 
 def test_the_baseline_coach_plays_legal_rounds():
-    from baseline_coach import BaselineCoachPolicy
+    from okey_vision.eval.baseline import BaselineCoachPolicy
 
     for seed in range(3):
         r = play_round([BaselineCoachPolicy(), CoachPolicy(), GreedyPolicy(), BaselineCoachPolicy()],
@@ -107,7 +103,7 @@ def test_the_baseline_coach_plays_legal_rounds():
 
 
 def test_the_baseline_coach_is_the_old_package_from_git_history(tmp_path, monkeypatch):
-    import baseline_coach
+    from okey_vision.eval import baseline as baseline_coach
 
     # The cached text is the commit's own, with only the package renamed.
     text = baseline_coach.source("advice", baseline_coach.COMMIT)
@@ -122,8 +118,7 @@ def test_the_baseline_coach_is_the_old_package_from_git_history(tmp_path, monkey
 def test_waiting_is_a_rule_and_stops_when_the_stock_runs_out():
     # A finished hand holding an okey where waiting pays by the old rule.
     rng = random.Random(8)
-    from hands import winning_hand
-
+    from okey_vision.eval.hands import winning_hand
     from okey_vision.solver import declare
     from okey_vision.tiles import TILES, okey_of
     for _ in range(400):

@@ -10,14 +10,14 @@ from dataclasses import replace
 import pytest
 
 import okey_vision.coach.advice as coach_advice
+import okey_vision.report.advice as ui_advice
 import okey_vision.tiles as tiles_module
-import okey_vision.ui.advice as ui_advice
+from okey_vision.app.state import Entry
 from okey_vision.coach import advise
 from okey_vision.errors import HandError, TileCountError
+from okey_vision.report.advice import Session, analyse
 from okey_vision.solver import arrange, declare
 from okey_vision.tiles import Hand, parse_hand, parse_tile
-from okey_vision.ui.advice import Session, analyse
-from okey_vision.ui.state import Entry
 from okey_vision.vision.reads import TileRead, hand_from_reads
 
 HAND15 = "r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k3 k4 r9"

@@ -13,9 +13,8 @@ import pytest
 np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 
-from hostile import jpeg_with_app_data, jpeg_with_size, png_bomb, png_header, tiff  # noqa: E402
-
 from okey_vision.errors import ImageError, ImageProblem  # noqa: E402
+from okey_vision.eval.hostile import jpeg_with_app_data, jpeg_with_size, png_bomb, png_header, tiff  # noqa: E402
 from okey_vision.imagesize import read_header  # noqa: E402
 from okey_vision.vision import io  # noqa: E402
 from okey_vision.vision.io import as_bgr, decode_image  # noqa: E402
@@ -271,16 +270,16 @@ def test_an_exif_6_photo_reads_as_the_same_photo_saved_upright(tmp_path, capsys)
 
 
 def test_the_report_and_the_app_draw_an_exif_6_photo_as_the_upright_one(tmp_path) -> None:
-    # The check's report boxes the photo it read (check.photos.check with ui.report.figure), the app decodes
-    # uploads with ui.photo.decode_photo: both in the upright frame, as the same photo saved upright.
+    # The check's report boxes the photo it read (check.photos.check with report.html.figure), the app decodes
+    # uploads with report.photo.decode_photo: both in the upright frame, as the same photo saved upright.
     pytest.importorskip("onnxruntime")
     from io import BytesIO
 
     from PIL import Image, ImageOps
 
     from okey_vision.check.photos import Job, check
-    from okey_vision.ui.photo import decode_photo
-    from okey_vision.ui.report import figure
+    from okey_vision.report.html import figure
+    from okey_vision.report.photo import decode_photo
     from okey_vision.vision.reader import RackReader
 
     phone = tmp_path / "phone.jpg"

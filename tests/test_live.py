@@ -8,7 +8,7 @@ import time
 import pytest
 
 from okey_vision.tiles import parse_tile
-from okey_vision.ui.live import FrameVoter, LiveReader
+from okey_vision.vision.live import FrameVoter, LiveReader
 from okey_vision.vision.reads import APART, TileRead
 
 A = "r1 r2 r3 k7 k8 k9".split()
@@ -88,7 +88,7 @@ def test_a_failing_read_is_skipped_and_logged(caplog: pytest.LogCaptureFixture) 
             raise RuntimeError("camera glitch")
         return reads_of(A)
 
-    caplog.set_level(logging.INFO, logger="okey_vision.ui.live")
+    caplog.set_level(logging.INFO, logger="okey_vision.vision.live")
     live = LiveReader(read, interval=0.01)
     try:
         live.offer("bad")
@@ -157,7 +157,7 @@ def shifted(img, dx, dy):
 
 
 def test_the_change_test_ignores_noise_shake_and_light_but_sees_a_moved_tile(rack_frame):
-    from okey_vision.ui.live import ViewChange, rack_region
+    from okey_vision.vision.live import ViewChange, rack_region
 
     img, rack = rack_frame
     rng = np.random.default_rng(1)
@@ -231,12 +231,12 @@ def test_a_still_noisy_view_is_not_read_again_but_a_moved_tile_is(rack_frame):
 
 
 def test_the_move_is_drawn_on_the_video_and_follows_the_rack(rack_frame):
-    from okey_vision.ui.advice import Move
-    from okey_vision.ui.photo import RING
+    from okey_vision.report.advice import Move
+    from okey_vision.report.photo import RING, draw_move
 
     img, rack = rack_frame
     read, _calls = counting_reader(rack)
-    live = LiveReader(read, check=0.03, settle=0.1, interval=0.02)
+    live = LiveReader(read, check=0.03, settle=0.1, interval=0.02, draw=draw_move)
     live.set_advice(lambda hand, ind: ("advice", Move(2, ((0, 1),))))
     try:
         assert live.annotate(img) is img  # nothing read yet: the frame as it is

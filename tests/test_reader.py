@@ -102,11 +102,8 @@ def test_huge_photo_is_read_without_trouble(reader: RackReader) -> None:
 
 def rack_truth(scene) -> list[str]:
     """The rack tiles in the photo, in rack order (the benchmark's rule)."""
-    import sys
-    from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-    from read_accuracy import rack_truth as truth
+    from okey_vision.eval.racks import rack_truth as truth
 
     return truth(scene)
 

@@ -4,23 +4,17 @@ reading the same hand, real photos turned reading as they read upright."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
 np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-
-from real_views import OKEY_PHOTO, okey_photo, real_photos, score_view, views  # noqa: E402
-
+from okey_vision.eval.views import okey_photo, okey_photo_path, real_photos, score_view, views  # noqa: E402
 from okey_vision.synth import render_scene  # noqa: E402
 from okey_vision.vision.normalise import turn_matrix  # noqa: E402
 from okey_vision.vision.reads import APART, rack_order  # noqa: E402
 
-needs_okey = pytest.mark.skipif(not OKEY_PHOTO.exists(), reason=f"{OKEY_PHOTO} not here")
+needs_okey = pytest.mark.skipif(not okey_photo_path().exists(), reason=f"{okey_photo_path()} not here")
 OKEY_HAND = ["r7", "b7", "b9", "b10", "k10", "k5", "y5"]
 
 
@@ -41,7 +35,7 @@ def rack(reads) -> list[str]:
 
 @pytest.fixture(scope="module")
 def okey_views():
-    return {v.name: v for v in views(okey_photo())} if OKEY_PHOTO.exists() else {}
+    return {v.name: v for v in views(okey_photo())} if okey_photo_path().exists() else {}
 
 
 @needs_okey

@@ -1,6 +1,6 @@
 """Known hands with their solutions (tests/regression_hands.json).
 
-The expected figures were computed once by the brute force in tests/brute.py
+The expected figures were computed once by the brute force in okey_vision/eval/brute.py
 and checked by hand against the rules page; the solver must keep matching.
 """
 

@@ -3,11 +3,10 @@
 import random
 from collections import Counter
 
-import brute
-import hands
 import pytest
 
 from okey_vision.errors import HandSizeError, TileCountError
+from okey_vision.eval import brute, hands
 from okey_vision.melds import as_pair, is_meld
 from okey_vision.solver import arrange, declare, encode, is_complete
 from okey_vision.tiles import okey_of, parse_hand, parse_tile

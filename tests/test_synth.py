@@ -11,9 +11,9 @@ np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 yaml = pytest.importorskip("yaml")
 
+from okey_vision.cli import synth as command  # noqa: E402
 from okey_vision.synth import (  # noqa: E402
     SynthConfig,
-    command,
     render_scene,
 )
 from okey_vision.synth.datasets import CROP_CLASSES, FACE_CLASSES, write_crop_dataset, write_detect_dataset  # noqa: E402

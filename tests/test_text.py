@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from okey_vision.coach import text
-from okey_vision.ui.text import TEXT, Lang, t
+from okey_vision.report.text import TEXT, Lang, t
 
 
 def fields(template: str) -> list[str]:
@@ -42,7 +42,7 @@ def test_every_image_problem_has_a_turkish_sentence_with_the_same_fields() -> No
     import re
 
     from okey_vision.errors import ImageProblem
-    from okey_vision.ui.text import ERRORS_TR
+    from okey_vision.report.text import ERRORS_TR
 
     for problem in ImageProblem:
         en, tr = "{name}: " + problem.template, ERRORS_TR[problem.value]
@@ -51,8 +51,8 @@ def test_every_image_problem_has_a_turkish_sentence_with_the_same_fields() -> No
 
 def test_errors_in_turkish() -> None:
     from okey_vision.errors import ImageError, ImageProblem, OkeyError
+    from okey_vision.report.text import error_message
     from okey_vision.tiles import Hand, parse_hand, parse_tile
-    from okey_vision.ui.text import error_message
 
     exc = ImageError.of(ImageProblem.TOO_LARGE, "big.png", width=9000, height=9000, limit=64)
     assert error_message(exc, Lang.EN) == str(exc) == \

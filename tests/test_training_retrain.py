@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from okey_vision.training import cli, paths, retrain, runs
+from okey_vision.cli import train as cli
+from okey_vision.training import paths, retrain, runs
 
 SHIPPED = sorted(p.name for p in (Path(__file__).resolve().parents[1] / "models").glob("*.onnx"))
 STAGES = [s for lane in retrain.PLAN for s in lane] + list(retrain.FINISH)

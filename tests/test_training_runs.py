@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from okey_vision.training import cli, paths, runs
+from okey_vision.cli import train as cli
+from okey_vision.training import paths, runs
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from okey_vision.app.round import LiveRound
+from okey_vision.app.scores import Round, ScoreTable
 from okey_vision.errors import ImageError, OkeyError
+from okey_vision.report.advice import Problem, analyse, distance_text, groups_for_display
+from okey_vision.report.render import hand_html, tile_html
 from okey_vision.scoring import COUNTDOWN, PENALTY
 from okey_vision.tiles import parse_hand, parse_tile
-from okey_vision.ui.advice import Problem, analyse, distance_text, groups_for_display
-from okey_vision.ui.render import hand_html, tile_html
-from okey_vision.ui.round import LiveRound
-from okey_vision.ui.scores import Round, ScoreTable
 from okey_vision.vision.reads import APART, TileRead
 
 # ------------------------------------------------------------ scores ---
@@ -26,7 +26,7 @@ def test_countdown_scores_every_finish_kind():
     t = t.add(Round(None))                               # stall: nothing in countdown
     assert t.totals() == [8, 14]
     assert [row["round"] for row in t.table()] == ["start", "1", "2", "3", "4", "5"]
-    from okey_vision.ui.text import Lang
+    from okey_vision.report.text import Lang
 
     tr = t.table(Lang.TR)
     assert [row["el"] for row in tr] == ["başlangıç", "1", "2", "3", "4", "5"]
@@ -152,7 +152,7 @@ def test_tiles_are_drawn_with_okeys_and_false_jokers_marked():
 # ------------------------------------------------------------ app state ---
 
 def test_an_entry_flag_is_cleared_by_confirming_not_by_its_confidence():
-    from okey_vision.ui.state import AppState, Entry
+    from okey_vision.app.state import AppState, Entry
 
     # flagged for its reason (e.g. a greyscale photo) although the reader is sure of it
     r = TileRead((0, 0, 10, 15), parse_tile("b1"), 0.995, ((parse_tile("b1"), 0.995), (parse_tile("k1"), 0.004)),
@@ -169,7 +169,7 @@ def test_an_entry_flag_is_cleared_by_confirming_not_by_its_confidence():
 
 
 def test_app_state_keeps_the_players_indicator_and_drops_a_photos():
-    from okey_vision.ui.state import AppState, Entry, IndicatorSource
+    from okey_vision.app.state import AppState, Entry, IndicatorSource
 
     app = AppState()
     app.start_photo("a", "a.jpg")
@@ -194,7 +194,7 @@ def test_app_state_keeps_the_players_indicator_and_drops_a_photos():
 
 
 def test_app_state_corrections_renumber_the_pickers_only_when_needed():
-    from okey_vision.ui.state import AppState, Entry
+    from okey_vision.app.state import AppState, Entry
 
     app = AppState()
     app.set_entries(Entry.typed(n) for n in ("r1", "r2", "r3"))
@@ -220,14 +220,14 @@ np = pytest.importorskip("numpy")
     (b"\xff\xd8\xff\xe0garbage" * 10, "damaged"),
 ])
 def test_decode_photo_refuses_bad_bytes(data, msg):
-    from okey_vision.ui.photo import decode_photo
+    from okey_vision.report.photo import decode_photo
 
     with pytest.raises(ImageError, match=msg):
         decode_photo(data, "x.jpg")
 
 
 def test_decode_photo_refuses_tiny_and_shrinks_huge():
-    from okey_vision.ui.photo import READ_SIDE, decode_photo
+    from okey_vision.report.photo import READ_SIDE, decode_photo
 
     _ok, tiny = cv2.imencode(".png", np.zeros((20, 30, 3), np.uint8))
     with pytest.raises(ImageError, match="too small"):
@@ -237,7 +237,7 @@ def test_decode_photo_refuses_tiny_and_shrinks_huge():
 
 
 def test_read_photo_splits_rack_and_apart_and_draws_boxes():
-    from okey_vision.ui.photo import draw_reads, pick_indicator, read_photo
+    from okey_vision.report.photo import draw_reads, pick_indicator, read_photo
 
     img = np.full((300, 400, 3), 200, np.uint8)
     t = parse_tile
@@ -255,7 +255,7 @@ def test_read_photo_splits_rack_and_apart_and_draws_boxes():
 
 
 def test_draw_reads_marks_the_tiles_the_player_should_check():
-    from okey_vision.ui.photo import draw_reads
+    from okey_vision.report.photo import draw_reads
 
     img = np.full((300, 400, 3), 200, np.uint8)
     reads = [TileRead((50, 60, 80, 100), parse_tile("r6"), 0.3, row=0)]
@@ -269,7 +269,7 @@ def test_draw_reads_marks_the_tiles_the_player_should_check():
 
 
 def test_sample_truth_matches_a_fresh_render():
-    from okey_vision.ui.sample import render_sample, sample_truth
+    from okey_vision.synth.sample import render_sample, sample_truth
 
     truth = sample_truth()
     scene = render_sample()
@@ -279,7 +279,7 @@ def test_sample_truth_matches_a_fresh_render():
 
 
 def test_take_or_draw_for_fourteen_tiles():
-    from okey_vision.ui.advice import take_or_draw
+    from okey_vision.report.advice import take_or_draw
 
     a = analyse("r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k3 y13", "b2")
     assert take_or_draw(a, "k4").startswith("Take k4")
@@ -290,7 +290,7 @@ def test_decode_photo_refuses_a_giant_png():
     import struct
     import zlib
 
-    from okey_vision.ui.photo import decode_photo
+    from okey_vision.report.photo import decode_photo
 
     ihdr = struct.pack(">IIBBBBB", 20000, 20000, 8, 2, 0, 0, 0)
     chunk = struct.pack(">I", len(ihdr)) + b"IHDR" + ihdr + struct.pack(">I", zlib.crc32(b"IHDR" + ihdr))
@@ -299,7 +299,7 @@ def test_decode_photo_refuses_a_giant_png():
 
 
 def test_read_photo_sets_aside_the_least_sure_extra_tiles():
-    from okey_vision.ui.photo import read_photo
+    from okey_vision.report.photo import read_photo
 
     img = np.full((300, 1200, 3), 200, np.uint8)
     names = ["r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "r13", "k1", "k2", "k3"]
@@ -311,7 +311,7 @@ def test_read_photo_sets_aside_the_least_sure_extra_tiles():
 
 
 def test_a_tap_finds_the_tile_under_it():
-    from okey_vision.ui.photo import read_at
+    from okey_vision.report.photo import read_at
 
     t = parse_tile
     reads = [TileRead((10, 10, 40, 50), t("r5"), 0.9), TileRead((42, 10, 72, 50), t("r6"), 0.9),
@@ -328,7 +328,7 @@ def test_a_tap_finds_the_tile_under_it():
 def rendered_reads(seed: int = 54):
     """A clean rendered rack (the app tests' rack, or another seed), its reads
     with the scene's exact corners in rack order, and the rack tiles."""
-    from okey_vision.ui.sample import render_test_rack
+    from okey_vision.synth.sample import render_test_rack
     from okey_vision.vision.reads import rack_order
 
     _data, scene = render_test_rack(seed)
@@ -345,8 +345,8 @@ def ring_pixels(out, img, color):
 
 
 def test_the_move_is_drawn_at_the_advised_tiles_quad():
-    from okey_vision.ui.advice import move_on_rack
-    from okey_vision.ui.photo import RING, corners, draw_move
+    from okey_vision.report.advice import move_on_rack
+    from okey_vision.report.photo import RING, corners, draw_move
 
     scene, _reads, rack = rendered_reads(26)  # seed 26: a finished hand, the indicator apart
     a = analyse([r.tile for r in rack], scene.indicator.name)
@@ -366,7 +366,7 @@ def test_the_move_is_drawn_at_the_advised_tiles_quad():
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
     assert abs(xs.mean() - cx) < w / 3 and abs(ys.mean() - cy) < h / 3
     # the melds outlined: each run of a meld's tiles side by side inside its own outline
-    from okey_vision.ui.photo import MELD
+    from okey_vision.report.photo import MELD
 
     meld = ring_pixels(out, scene.image, MELD)
     for m in move.melds:
@@ -385,9 +385,9 @@ def test_the_move_is_drawn_at_the_advised_tiles_quad():
 
 
 def test_the_move_is_drawn_on_the_zoomed_photo_and_an_okey_finish_in_gold():
-    from okey_vision.ui.advice import Move
-    from okey_vision.ui.photo import GOLD, RING, draw_reads
-    from okey_vision.ui.zoom import rack_view
+    from okey_vision.report.advice import Move
+    from okey_vision.report.photo import GOLD, RING, draw_reads
+    from okey_vision.report.zoom import rack_view
 
     scene, reads, _rack = rendered_reads()
     h, w = scene.image.shape[:2]
@@ -406,7 +406,7 @@ def test_the_move_is_drawn_on_the_zoomed_photo_and_an_okey_finish_in_gold():
 
 @pytest.mark.parametrize("seed", [54, 26, 304, 7, 11])
 def test_the_zoomed_photo_gives_every_tile_40_px_on_a_phone(seed):
-    from okey_vision.ui.zoom import rack_view
+    from okey_vision.report.zoom import rack_view
 
     scene, reads, _rack = rendered_reads(seed)
     h, w = scene.image.shape[:2]
@@ -417,7 +417,7 @@ def test_the_zoomed_photo_gives_every_tile_40_px_on_a_phone(seed):
     whole = min(1.0, 1024 / w) * 320 / min(w * min(1.0, 1024 / w), 1024)  # the whole photo on the phone
     assert min(r.box[2] - r.box[0] for r in reads) * whole * min(1.0, 1024 / w) < 40  # what the zoom fixes
     # a tap in the middle of each tile, on the view as shown, finds that tile
-    from okey_vision.ui.zoom import tapped_read
+    from okey_vision.report.zoom import tapped_read
 
     for i, r in enumerate(reads):
         x1, y1, x2, y2 = view.box(i, r.box)
@@ -427,7 +427,7 @@ def test_the_zoomed_photo_gives_every_tile_40_px_on_a_phone(seed):
 
 
 def test_labels_never_overlap():
-    from okey_vision.ui.zoom import place_labels
+    from okey_vision.report.zoom import place_labels
 
     rng = np.random.default_rng(3)
     for _ in range(50):  # crowded rows of touching tiles, long labels
@@ -446,10 +446,11 @@ def test_labels_never_overlap():
 
 def test_the_sample_photo_labels_do_not_overlap_on_the_whole_photo():
     """The issue's photo: 'y10 y11 y12 y13?' ran into each other."""
-    from okey_vision.ui import testing as fake
-    from okey_vision.ui.photo import label_forms, label_size
-    from okey_vision.ui.sample import sample_truth
-    from okey_vision.ui.zoom import place_labels, whole_view
+    import app_fakes as fake
+
+    from okey_vision.report.photo import label_forms, label_size
+    from okey_vision.report.zoom import place_labels, whole_view
+    from okey_vision.synth.sample import sample_truth
     from okey_vision.vision.reads import rack_order
 
     truth = sample_truth()

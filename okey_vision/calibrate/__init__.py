@@ -11,6 +11,6 @@
   than the shipped reader is not used;
 - :mod:`~okey_vision.calibrate.text`: its words, English and Turkish.
 
-The command line is ``okey-vision calibrate`` (:mod:`okey_vision.calibrate_command`);
-the app's switch and button are in :mod:`okey_vision.ui.sections.calibrate`.
+The command line is ``okey-vision calibrate`` (:mod:`okey_vision.cli.calibrate`);
+the app's switch and button are in :mod:`okey_vision.app.sections.calibrate`.
 """

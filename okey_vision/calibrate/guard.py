@@ -2,7 +2,7 @@
 reader is not used.
 
 The judge is the reader issue's real-pixel benchmark
-(``benchmarks/real_pixels.py`` over ``benchmarks/real_views.py``: real
+(``benchmarks/real_pixels.py`` over :mod:`okey_vision.eval.views`: real
 photos only), cut to what fits beside a fit in well under two minutes: the
 ``choose`` part's photos (the shared real Okey photo and half of the
 held-out real Rummikub photos: 18 photos, 284 tiles), each read **as it
@@ -13,9 +13,10 @@ readers share the loaded networks; the shipped reader's score is kept in the
 data folder for the models and photos it was measured on, so a fit reads the
 views once.
 
-The benchmark's code and photos are the project's checkout's
-(``benchmarks/`` and ``../shared``, or the photos' folder in
-``$OKEY_VISION_REAL_PIXELS``). Where they are not (an installed wheel), the
+The views are the package's own (:mod:`okey_vision.eval.views`), so an
+installed wheel judges as a checkout does; the photos are the shared ones
+(:func:`okey_vision.eval.shared.real_pixels`: ``$OKEY_VISION_REAL_PIXELS``,
+else ``../shared/datasets`` beside the checkout). Where they are not, the
 judge is the sample rack photo shipped in the package
 (``okey_vision/data/sample_rack.jpg``, its hand recorded beside it), as it
 is and under the warm, dim light; the verdict names its judge.
@@ -23,29 +24,23 @@ is and under the warm, dim light; the verdict names its judge.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 
 import numpy as np
 
 from okey_vision.calibrate.align import rack_pairs
 from okey_vision.calibrate.text import Note
 from okey_vision.errors import FileError
+from okey_vision.eval import views as real_views
+from okey_vision.eval.shared import REAL_ENV
 from okey_vision.files import atomic_write, set_aside
 from okey_vision.vision.calibration import Calibration, data_dir
 from okey_vision.vision.reader import RackReader
 
-#: The checkout's real-pixel views (the benchmark's own code).
-REAL_VIEWS = Path(__file__).resolve().parents[2] / "benchmarks" / "real_views.py"
-#: Where the real photos are, when not beside the checkout (``datasets`` folder holding okey-real, rummikub-real).
-REAL_ENV = "OKEY_VISION_REAL_PIXELS"
 #: The views read of each photo.
 KINDS = ("as-is", "warm-dim")
 #: The shipped reader's scores, by judge and models.
@@ -80,45 +75,21 @@ class Verdict:
                 "calibrated": self.calibrated, "passed": self.passed, "seconds": round(self.seconds, 1)}
 
 
-def _real_views() -> ModuleType | None:
-    """The benchmark's ``real_views`` module, when the checkout has it and its photos."""
-    if not REAL_VIEWS.exists():
-        return None
-    spec = importlib.util.spec_from_file_location("okey_real_views", REAL_VIEWS)
-    if spec is None or spec.loader is None:
-        return None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(spec.name, module)
-    try:
-        spec.loader.exec_module(module)
-    except Exception:  # noqa: BLE001 - a broken or partial checkout: the sample judges
-        return None
-    env = os.environ.get(REAL_ENV)
-    if env:
-        shared = Path(env)
-        setattr(module, "SHARED", shared)  # noqa: B010 - the benchmark module's own settings, found at run time
-        setattr(module, "OKEY_PHOTO", shared / "okey-real" / "images" / "okey-solver-py-rack-1.jpg")  # noqa: B010
-    return module
-
-
 def real_cases() -> tuple[str, list[Case]]:
-    """The real-pixel judge's views (empty when its code or photos are not here)."""
-    rv = _real_views()
-    if rv is None:
-        return "", []
+    """The real-pixel judge's views (empty when its photos are not here)."""
     try:
-        photos = rv.real_photos("choose")
-    except Exception:  # noqa: BLE001 - photos missing or unreadable: the sample judges
+        photos = real_views.real_photos("choose")
+    except ImportError:  # the Rummikub photos' labels are YAML (pyyaml: the train extra): the sample judges
         return "", []
     cases: list[Case] = []
     for photo in photos:
         try:
-            views = rv.views(photo, (), KINDS)
-        except (OSError, FileNotFoundError):
+            views = real_views.views(photo, (), KINDS)
+        except OSError:  # a photo that cannot be read (FileNotFoundError included): left out
             continue
         for view in views:
             def score(reads: list, view=view) -> tuple[int, int]:
-                s = rv.score_view(view, reads)
+                s = real_views.score_view(view, reads)
                 return s.right, s.tiles
             cases.append((view.image, score))
     name = f"real-pixel choose part, {len(photos)} photos as is and under a warm, dim light"

@@ -7,9 +7,9 @@
   sidecar indicators) read in parallel with the one shared reader.
 * :mod:`~okey_vision.check.text`    -- its words, English and Turkish.
 
-The report drawn from the verdicts (HTML) is :mod:`okey_vision.ui.report`;
-the command is :mod:`okey_vision.check_command`, the app's page
-:mod:`okey_vision.ui.sections.check`.
+The report drawn from the verdicts (HTML) is :mod:`okey_vision.report.html`;
+the command is :mod:`okey_vision.cli.check`, the app's page
+:mod:`okey_vision.app.sections.check`.
 """
 
 from okey_vision.check.verdict import CheckError, Source, Verdict, judge

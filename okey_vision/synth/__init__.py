@@ -1,6 +1,6 @@
 """Synthetic Okey rack photos with exact labels, and the real-photo converter.
 
-Attributes load lazily so that ``okey_vision.synth.command`` stays light;
+Attributes load lazily so that ``okey_vision.cli.synth`` stays light;
 numpy and OpenCV are needed only when rendering.
 """
 

@@ -12,7 +12,7 @@ ultralytics. One module a concern:
 * :mod:`~okey_vision.training.export` -- shipping a run's weights, mixing checkpoints, ONNX export;
 * :mod:`~okey_vision.training.runs` -- the recipes and the ultralytics training runs;
 * :mod:`~okey_vision.training.torchnet` -- running a ``.pt`` checkpoint in the reader (torch backend);
-* :mod:`~okey_vision.training.cli` -- ``python -m okey_vision.training``;
+* ``python -m okey_vision.training`` (:mod:`okey_vision.cli.train`, ``okey-vision train``) -- its command line;
 * :mod:`~okey_vision.training.retrain` -- every model from its yaml in one command.
 """
 

@@ -2,7 +2,7 @@
 
 import sys
 
-from okey_vision.training.cli import main
+from okey_vision.cli.train import main  # the entry point: `okey-vision train` on its own
 
 if __name__ == "__main__":
     sys.exit(main())

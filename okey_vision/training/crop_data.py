@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from okey_vision.eval.match import box_iou, greedy_match
 from okey_vision.training import paths
 from okey_vision.training.data import load_recipe
 
@@ -112,18 +113,8 @@ def detected_crops(reader: RackReader, scene: Scene, rng: np.random.Generator, s
 
     img = scene.image
     dets = drop_cut_tiles(reader.detect(img), img.shape[1], img.shape[0], reader.config.fuse.min_visible)
-    pairs = sorted(((iou(t.box, d.box), i, j) for i, t in enumerate(scene.tiles)
-                    for j, d in enumerate(dets)), reverse=True)
-    used_t: set[int] = set()
-    used_d: set[int] = set()
     out = []
-    for v, i, j in pairs:
-        if v < DETECTED_IOU:
-            break
-        if i in used_t or j in used_d:
-            continue
-        used_t.add(i)
-        used_d.add(j)
+    for i, j, _ in greedy_match(scene.tiles, dets, lambda t, d: box_iou(t.box, d.box), DETECTED_IOU):
         t, d = scene.tiles[i], dets[j]
         q = upright_quad(d.quad)
         if refined:
@@ -140,15 +131,6 @@ def detected_crops(reader: RackReader, scene: Scene, rng: np.random.Generator, s
         q = q if cos > 0 else turned(q)
         out.append((t.tile.name, upright_crop(img, q, size, tuple(rng.uniform(*DETECTED_MARGIN, 4)))))
     return out
-
-
-def iou(a: Sequence[float], b: Sequence[float]) -> float:
-    """Intersection over union of two (x1, y1, x2, y2) boxes."""
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / u if u > 0 else 0.0
 
 
 def detectors_fingerprint() -> str:

@@ -118,3 +118,11 @@ def hand_from_reads(
     built as every hand is (:meth:`Hand.of`, checked once there)."""
     chosen = [r for r in rack_order(reads) if include_apart or r.row != APART]
     return Hand.of(chosen, indicator, seen)
+
+
+def corners(r: TileRead) -> tuple[tuple[float, float], ...]:
+    """A read's four corners (its fitted quad, else its box's), photo px."""
+    if r.quad is not None and len(r.quad) == 4:
+        return tuple((float(x), float(y)) for x, y in r.quad)
+    x1, y1, x2, y2 = r.box
+    return ((x1, y1), (x2, y1), (x2, y2), (x1, y2))

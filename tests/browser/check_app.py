@@ -46,7 +46,7 @@ def wait_port(port: int, timeout: float) -> bool:
 def render_photo(path: Path) -> tuple[Path, list[str], str]:
     """A rack photo (a clean sample-style render of a finished hand, seed 26)
     and its true hand."""
-    from okey_vision.ui.sample import render_test_rack
+    from okey_vision.synth.sample import render_test_rack
 
     data, scene = render_test_rack(26)
     path.write_bytes(data)
@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
             if not reader:
                 print("NOTE: no reader weights in models/: the upload is shown but not read")
             if truth:
-                from okey_vision.ui.advice import analyse
+                from okey_vision.report.advice import analyse
 
                 want = analyse(truth, ind).headline()
                 print("true hand:", " ".join(truth), "indicator", ind, "->", want,
@@ -174,11 +174,11 @@ def main(argv: list[str] | None = None) -> int:
 def sample_view():
     """The sample photo's reads as the app shows them (the shipped reader's,
     or the recorded truth without weights: rack order, the tiles apart last),
-    and the zoomed view the app draws them on (:func:`okey_vision.ui.zoom.rack_view`)."""
-    from okey_vision.ui import testing as fake
-    from okey_vision.ui.photo import decode_photo
-    from okey_vision.ui.sample import sample_bytes, sample_truth
-    from okey_vision.ui.zoom import rack_view
+    and the zoomed view the app draws them on (:func:`okey_vision.report.zoom.rack_view`)."""
+    from okey_vision.eval.racks import reads_from_truth
+    from okey_vision.report.photo import decode_photo
+    from okey_vision.report.zoom import rack_view
+    from okey_vision.synth.sample import sample_bytes, sample_truth
     from okey_vision.vision.reads import rack_order
 
     img = decode_photo(sample_bytes(), "sample photo")
@@ -187,7 +187,7 @@ def sample_view():
 
         reads = rack_order(RackReader().read(img))
     else:
-        reads = rack_order(fake.reads_from_truth(sample_truth()))
+        reads = rack_order(reads_from_truth(sample_truth()))
     h, w = img.shape[:2]
     return reads, rack_view([r.box for r in reads], [r.row for r in reads], (w, h))
 
@@ -314,7 +314,7 @@ def live_check(p, tmp: Path, timeout: float, folder: Path) -> list[str]:
     """?live=1 with Chromium's fake camera playing a rendered rack: the live
     view must show that rack's hand in the project's notation within 35 s
     of pressing START (three tries)."""
-    from okey_vision.ui.advice import Analysis, analyse, move_on_rack
+    from okey_vision.report.advice import Analysis, analyse, move_on_rack
 
     video = tmp / "rack.y4m"
     names, picture, boxes, indicator = write_y4m(video)
@@ -406,7 +406,7 @@ def phone_check(browser, lang: str, timeout: float, folder: Path) -> list[str]:
             failures.append(f"phone ({lang}): the action line ends at {box['y'] + box['height']:.0f} px, "
                             f"below the first {PHONE['height']} px")
     if lang == "tr":  # issue 26: no tile in the Latin notation; the uploader in Turkish
-        from okey_vision.ui.text import TILE_NOTATION
+        from okey_vision.report.text import TILE_NOTATION
 
         latin = sorted({m.group(0) for m in TILE_NOTATION.finditer(page.inner_text("body"))})
         upload: list[str] = []

@@ -1,7 +1,7 @@
 """The organiser's report in a real browser (issue 27; run by ``.ci/run``, not
 collected by pytest).
 
-Writes the rendered racks with known hands (``tests/racks.py``) and a
+Writes the rendered racks with known hands (``okey_vision/eval/racks.py``) and a
 damaged photo into a folder, runs ``okey-vision check FOLDER --json --html
 report.html``, opens the report from the file in headless Chromium (the
 system browser through Playwright) with every request outside the file
@@ -31,14 +31,12 @@ from pathlib import Path
 from check_app import ARGS, CHROMIUM, shrink_png, wait_port  # the app's browser check, beside this file
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
 PORT = 8598
 
 
 def make_report(folder: Path, report: Path) -> tuple[list[dict], int]:
     """The racks and a damaged photo checked by the command line: (JSON rows, exit code)."""
-    import racks
+    from okey_vision.eval import racks
 
     racks.write(folder)
     (folder / "zz-damaged.jpg").write_bytes((folder / "win15.jpg").read_bytes()[:500])

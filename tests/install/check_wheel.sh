@@ -35,6 +35,19 @@ set +e
 set -e
 echo "check_wheel: okey-vision check: exit $code: $(cut -c1-160 "$work/check.json")"
 [ "$code" = 1 ] && grep -q '"can_declare": false' "$work/check.json" && grep -q 'class="card' "$work/report.html"
+# issue 35: the calibration's guard judges from the installed wheel exactly as from the checkout (the
+# same views of the same shared real photos, found through $OKEY_VISION_REAL_PIXELS)
+real="${OKEY_VISION_REAL_PIXELS:-$repo/../shared/datasets}"
+if [ -d "$real" ]; then
+  judge='import hashlib, json
+from okey_vision.calibrate.guard import cases
+name, found = cases()
+print(json.dumps([name] + [[list(i.shape), hashlib.sha256(i.tobytes()).hexdigest()[:16], list(s([]))] for i, s in found]))'
+  there="$(OKEY_VISION_REAL_PIXELS="$real" "$work/env/bin/python" -c "$judge")"
+  here="$(cd "$repo" && OKEY_VISION_REAL_PIXELS="$real" "$py" -c "$judge")"
+  echo "check_wheel: the guard's judge from the wheel: $(echo "$there" | cut -c1-100)..."
+  [ "$there" = "$here" ] || { echo "check_wheel: FAIL: the wheel's guard judges otherwise than the checkout's"; exit 1; }
+fi
 # a missing extra is one line, not a traceback
 "$py" -m venv "$work/bare"
 "$work/bare/bin/pip" install -q "$wheel"

@@ -1,0 +1,143 @@
+"""The score table of a game of Okey: 2 to 4 players across rounds, in
+either scoring scheme of the rules page (pure Python).
+
+Countdown (default): everyone starts at 20; a finish makes every other
+player lose its points (2, doubled for seven pairs and for an okey
+discard); showing the indicator's twin makes the others lose 1; the game
+ends when someone reaches 0. Penalty: everyone starts at 0; a finish gives
+every opponent its points (20, doubled likewise); a stall gives everyone
+10; holding the indicator's twin gives every opponent 10; lowest is best.
+
+>>> t = ScoreTable(["Ayse", "Can", "Deniz"])
+>>> t = t.add(Round(winner=0, kind="pairs"))
+>>> t.totals()
+[20, 16, 16]
+>>> t = t.add(Round(winner=1, okey_discard=True, indicator_shown=(2,)))
+>>> t.totals(), t.leader()
+([15, 15, 12], 'Ayse')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from okey_vision.coach import text as coach_text
+from okey_vision.errors import OkeyError
+from okey_vision.report.text import Lang, t
+from okey_vision.scoring import (
+    COUNTDOWN,
+    PENALTY,
+    START,
+    FinishKind,
+    check_scheme,
+    finish_points,
+    game_over,
+    leader,
+    round_deltas,
+)
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+
+
+@dataclass(frozen=True)
+class Round:
+    """How one round ended: the winner's seat (None for a stall: the stock
+    ran out), the finish kind, whether the winner discarded an okey, and the
+    seats that showed (countdown) or held (penalty) the indicator's twin."""
+
+    winner: int | None
+    kind: FinishKind | str = FinishKind.MELDS   # checked when the round is added
+    okey_discard: bool = False
+    indicator_shown: tuple[int, ...] = ()
+
+    def describe(self, players: list[str], lang: Lang = Lang.EN) -> str:
+        """A short line such as 'Can: seven pairs, okey discard'."""
+        if self.winner is None:
+            text = t("stall", lang)
+        else:
+            how = coach_text.kind_label(FinishKind.parse(self.kind), lang)
+            text = f"{players[self.winner]}: {how}" + (t("okey_discard_note", lang) if self.okey_discard else "")
+        if self.indicator_shown:
+            text += t("twin_note", lang, who=", ".join(players[i] for i in self.indicator_shown))
+        return text
+
+
+@dataclass(frozen=True)
+class ScoreTable:
+    """Players, the scheme and the rounds played; every method returns a new table."""
+
+    players: list[str]
+    scheme: str = COUNTDOWN
+    rounds: tuple[Round, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        check_scheme(self.scheme)
+        names = [str(p).strip() for p in self.players]
+        if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+            raise OkeyError(f"Okey is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(names)}")
+        if any(not n for n in names):
+            raise OkeyError("every player needs a name")
+        if len(set(names)) != len(names):
+            raise OkeyError(f"player names must differ: {', '.join(names)}")
+        object.__setattr__(self, "players", names)
+        for r in self.rounds:
+            self._check(r)
+
+    def _check(self, r: Round) -> None:
+        n = len(self.players)
+        if r.winner is not None and not 0 <= r.winner < n:
+            raise OkeyError(f"no player at seat {r.winner}")
+        FinishKind.parse(r.kind)
+        if any(not 0 <= i < n for i in r.indicator_shown) or len(set(r.indicator_shown)) != len(r.indicator_shown):
+            raise OkeyError(f"bad indicator seats {r.indicator_shown}")
+
+    def add(self, r: Round) -> ScoreTable:
+        """The table with one more round (refused once the game is over)."""
+        self._check(r)
+        if self.game_over():
+            raise OkeyError(f"the game is over: {self.leader()} won; start a new game")
+        return replace(self, rounds=self.rounds + (r,))
+
+    def undo(self) -> ScoreTable:
+        """The table without its last round."""
+        return replace(self, rounds=self.rounds[:-1])
+
+    def deltas(self, r: Round) -> list[int]:
+        """Each player's change for one round (countdown: losses are negative)."""
+        points = 0 if r.winner is None else finish_points(r.kind, r.okey_discard, self.scheme)
+        return list(round_deltas(len(self.players), r.winner, points, r.indicator_shown, self.scheme))
+
+    def rows(self) -> list[list[int]]:
+        """Running totals after each round (one list per round)."""
+        totals = [START[self.scheme]] * len(self.players)
+        out = []
+        for r in self.rounds:
+            totals = [t + d for t, d in zip(totals, self.deltas(r), strict=True)]
+            out.append(list(totals))
+        return out
+
+    def totals(self) -> list[int]:
+        """Current totals."""
+        rows = self.rows()
+        return rows[-1] if rows else [START[self.scheme]] * len(self.players)
+
+    def game_over(self) -> bool:
+        """Countdown: someone has reached 0. Penalty games run until the players stop."""
+        return game_over(self.totals(), self.scheme)
+
+    def leader(self) -> str:
+        """The best placed player (most points in countdown, fewest in penalty)."""
+        return self.players[leader(self.totals(), self.scheme)]
+
+    def table(self, lang: Lang = Lang.EN) -> list[dict[str, object]]:
+        """Rows for display: round number, what happened, each player's total."""
+        rnd, res = t("round_col", lang), t("result_col", lang)
+        out: list[dict[str, object]] = [
+            {rnd: t("start_row", lang), res: "", **dict.fromkeys(self.players, START[self.scheme])}
+        ]
+        for k, (r, tot) in enumerate(zip(self.rounds, self.rows(), strict=True), start=1):
+            out.append({rnd: str(k), res: r.describe(self.players, lang), **dict(zip(self.players, tot, strict=True))})
+        return out
+
+
+__all__ = ["Round", "ScoreTable", "COUNTDOWN", "PENALTY"]

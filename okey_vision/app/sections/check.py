@@ -1,0 +1,116 @@
+"""The organiser's page, "Check hands" (issue 27): many photos of declared
+hands uploaded at once, each read and checked (:mod:`okey_vision.check`),
+shown as the report's cards (:mod:`okey_vision.report.html`), and the report
+offered for download. Opened by its switch in the sidebar (the players'
+phone page keeps its room), or ``?page=check``."""
+
+from __future__ import annotations
+
+import hashlib
+from html import escape
+
+import streamlit as st
+
+from okey_vision.app.sections.common import FACE_NAMES, html, log, reader
+from okey_vision.app.sections.photo import IMAGE_TYPES
+from okey_vision.app.state import AppState
+from okey_vision.check import text as words
+from okey_vision.check.photos import Checked, Job, check_all
+from okey_vision.report import html as report
+from okey_vision.report import render
+from okey_vision.tiles import parse_tile
+
+#: The CSS of the verdict in large type, as the report draws it.
+PAGE_CSS = ("<style>.okc-verdict{font:800 30px/1.15 system-ui,sans-serif;margin:2px 0}"
+            ".okc-yes{color:#2e7d32}.okc-no{color:#c62828}.okc-error{color:#616161}</style>")
+
+
+def check_switch(app: AppState) -> bool:
+    """The page's switch (on with ``?page=check``): whether the check page is shown."""
+    if "check_on" not in st.session_state:
+        st.session_state.check_on = st.query_params.get("page") == "check"
+    return st.toggle(words.say("label.page", app.lang), key="check_on")
+
+
+def check_page(app: AppState) -> None:
+    """Uploads in; the summary, the report to download, a card a photo."""
+    lang = app.lang
+    st.markdown(f"#### {words.say('label.page', lang)}")
+    st.caption(words.say("page_help", lang))
+    files = st.file_uploader(words.say("label.uploads", lang), type=IMAGE_TYPES, accept_multiple_files=True,
+                             key="check_uploads") or []
+    fallback = st.selectbox(words.say("label.fallback", lang), FACE_NAMES, index=None,
+                            placeholder=words.say("label.fallback_none", lang), key="check_indicator")
+    if not files:
+        return
+    uploads = [(f.name, f.getvalue()) for f in files]
+    key = signature(uploads, fallback, app.scheme)
+    if app.checks is None or app.checks.key != key:
+        read, msg = reader()
+        if read is None:
+            st.warning(words.say("reader_missing", lang, why=msg))
+            return
+        app.set_checks(key, run_checks(uploads, fallback, app, read))
+    assert app.checks is not None
+    show_checks(app, list(app.checks.checked))
+
+
+def signature(uploads: list[tuple[str, bytes]], fallback: str | None, scheme: str) -> str:
+    """What a check depends on: the photos' names and bytes, the indicator chosen, the scheme."""
+    h = hashlib.sha1(f"{fallback}|{scheme}".encode())
+    for name, data in uploads:
+        h.update(name.encode() + b"\0" + hashlib.sha1(data).digest())
+    return h.hexdigest()
+
+
+def run_checks(uploads: list[tuple[str, bytes]], fallback: str | None, app: AppState, read) -> list[Checked]:
+    """Every upload checked (in parallel), with a progress bar."""
+    indicator = parse_tile(fallback) if fallback else None
+    jobs = [Job.of_upload(name, data, indicator) for name, data in uploads]
+    bar = st.progress(0.0, text=words.say("checking", app.lang, n=len(jobs)))
+    done: list[Checked] = []
+    for c in check_all(jobs, read, app.scheme, report.figure, app=True):
+        done.append(c)
+        bar.progress(len(done) / len(jobs), text=words.say("checking", app.lang, n=len(jobs)))
+    bar.empty()
+    n = report.counts([c.verdict for c in done])
+    log.info("checked %d photos: %d can be declared, %d cannot, %d not checked", len(done), n["yes"], n["no"],
+             n["error"])
+    return done
+
+
+def show_checks(app: AppState, checked: list[Checked]) -> None:
+    """The counts, the report to download, then a card a photo."""
+    lang = app.lang
+    n = report.counts([c.verdict for c in checked])
+    st.markdown("**" + words.say("summary", lang, n=len(checked), yes=n["yes"], no=n["no"], errors=n["error"])
+                + "**")
+    st.download_button(words.say("label.download", lang), report.report_html(checked, lang, app.scheme),
+                       file_name="okey-check-report.html", mime="text/html", key="check_download")
+    html(PAGE_CSS + render.css(lang))
+    for i, c in enumerate(checked, start=1):
+        show_card(app, i, c)
+
+
+def show_card(app: AppState, i: int, c: Checked) -> None:
+    """One photo: the verdict in large type and why, the photo boxed, the hand grouped, the reads to check."""
+    lang, v = app.lang, c.verdict
+    with st.container(border=True, key=f"check_card_{i}"):
+        html(f"<b>{i}. {escape(v.photo)}</b>"
+             f'<div class="okc-verdict okc-{v.kind}">{escape(v.label(lang))}</div>')
+        st.write(report.why(v, lang))
+        if v.note(lang):
+            st.caption(v.note(lang))
+        photo, hand = st.columns([3, 2])
+        with photo:
+            if c.figure:
+                st.image(c.figure, width="stretch")
+        with hand:
+            groups = report.hand_groups(v, lang)
+            if groups:
+                html(groups)
+            if v.flagged:
+                html(f"<b>{escape(words.say('label.check_by_eye', lang))}</b>" + report.to_check(v, lang))
+
+
+__all__ = ["check_page", "check_switch"]

@@ -1,0 +1,69 @@
+"""The ``advise`` subcommand: coach a hand from the command line.
+
+``okey-vision advise --indicator r3 [--seen "k5 y1"] [--offered b7] [--lang tr] TILE... [--json]``
+
+``--seen`` takes ONE argument (tiles separated by spaces in quotes, or by
+commas; it may be repeated), so it can never swallow the hand. The old form
+``--seen k5 y1 TILE...`` is refused: with a single tile after ``--seen``
+directly followed by the hand, nobody can tell where the seen tiles end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from okey_vision.cli.common import add_lang
+from okey_vision.errors import clip
+from okey_vision.lang import Lang
+from okey_vision.scoring import COUNTDOWN, SCHEMES
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Register the ``advise`` options."""
+    parser.add_argument("--indicator", "-i", required=True, help="the indicator tile, e.g. r3")
+    parser.add_argument("--seen", action="append", default=[], metavar='"TILE TILE..."',
+                        help='tiles seen on the discard piles (not the offered one), as one '
+                             'argument: --seen "k5 y1" or --seen k5,y1 (may be repeated)')
+    parser.add_argument("--offered", default=None, metavar="TILE",
+                        help="with 14 tiles: the tile the previous player just discarded")
+    parser.add_argument("--scheme", choices=SCHEMES, default=COUNTDOWN, help="scoring scheme")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_lang(parser, "the advice")
+    parser.add_argument("tiles", nargs="*", help="15 tiles (discard advice) or 14 (draw advice)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the advice; domain errors propagate as OkeyError (exit 2)."""
+    from okey_vision.coach import advise
+    from okey_vision.coach.text import advice_dict, advice_lines
+    from okey_vision.errors import HandSizeError
+    from okey_vision.tiles import Hand
+
+    _refuse_ambiguous_seen(getattr(args, "argv", None) or [])
+    if not " ".join(args.tiles).strip():
+        raise HandSizeError("no hand given: write the 15 tiles (14 with --offered) after the options")
+    hand = Hand.of(" ".join(args.tiles), args.indicator, " ".join(args.seen))  # as the app builds it
+    a = advise(hand, offered=args.offered, scheme=args.scheme)
+    lang = Lang.of(getattr(args, "lang", Lang.EN))
+    if args.json:
+        print(json.dumps(advice_dict(a, lang)))
+        return 0
+    print("\n".join(advice_lines(a, lang)))
+    return 0
+
+
+def _refuse_ambiguous_seen(argv: list[str]) -> None:
+    """Refuse ``--seen k7 y1 TILE...``: a lone tile after ``--seen`` with the
+    hand right behind it reads as the README's old form, where ``y1`` was
+    meant as seen but would silently join the hand."""
+    from okey_vision.cli.common import CliError
+
+    for i, word in enumerate(argv[:-2]):
+        if word != "--seen":
+            continue
+        value, after = argv[i + 1], argv[i + 2]
+        if "," in value or " " in value.strip() or after.startswith("-"):
+            continue
+        raise CliError(f'--seen takes one argument: write --seen "{clip(value, 20)} {clip(after, 20)} ..." '
+                       "(quoted) or --seen a,b, or put the hand before --seen")

@@ -1,0 +1,109 @@
+"""``okey-vision read PHOTO``: read the tiles of a rack photo.
+
+Plain output lists the rows as on the rack; ``--json`` prints one object with
+``tiles`` (``tile``, ``box`` [x1, y1, x2, y2] in input pixels, ``confidence``,
+``row``, ``alternatives``, ``low_confidence``); with ``--indicator`` and
+``--solve``/``--advise`` the rack rows go to the solver or the coach.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from okey_vision.cli.common import add_lang
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``read`` subcommand's options."""
+    parser.add_argument("photo", help="a rack photo (JPEG, PNG, ...)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--indicator", "-i", help="the indicator tile, e.g. r3 (uses one copy)")
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--solve", action="store_true", help="arrange/declare the hand read (needs --indicator)")
+    what.add_argument("--advise", action="store_true", help="rank discards for the hand read (needs --indicator)")
+    parser.add_argument("--include-apart", action="store_true",
+                        help="count tiles lying apart from the rack rows as hand tiles")
+    parser.add_argument("--models", help="folder holding detector/number/color weights")
+    add_lang(parser, "the report and the advice")
+    parser.add_argument("--backend", choices=("onnx", "torch"),
+                        help="inference backend (default: onnx if present; torch runs models/*.pt only "
+                             "where the training side is loaded: okey_vision.training.torchnet)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read the photo and print the reads (and the solve/advice)."""
+    from okey_vision.cli.common import CliError
+    from okey_vision.errors import printable, require
+    from okey_vision.lang import Lang
+    from okey_vision.tiles import parse_tile
+
+    for module in ("numpy", "cv2"):
+        require(module, "vision", "reading a photo")
+    from okey_vision.vision.io import load_photo
+    from okey_vision.vision.reader import RackReader, default_reader
+    from okey_vision.vision.reads import APART, hand_from_reads
+
+    lang = Lang.of(getattr(args, "lang", "en"))
+    if (args.solve or args.advise) and not args.indicator:
+        raise CliError("--solve and --advise need the indicator: add --indicator TILE (e.g. --indicator r3)")
+    indicator = parse_tile(args.indicator) if args.indicator else None
+    photo = load_photo(args.photo)
+    if args.models or args.backend:
+        reader = RackReader(args.models, prefer_onnx=None if args.backend is None else args.backend == "onnx")
+    else:
+        reader = default_reader()
+    reads = reader.read_photo(photo, indicator=indicator)
+    hand = [r.tile.name for r in reads if args.include_apart or r.row != APART]
+    out: dict = {"photo": printable(str(args.photo)), "width": photo.width, "height": photo.height,
+                 "tiles": [dict(r.to_dict(), low_confidence=r.low_confidence) for r in reads],
+                 "hand": hand}
+    if indicator is not None:
+        out["indicator"] = indicator.name
+    extra_text = None
+    # The hand as the app and the advise command build it, once: Hand.of, through the reads.
+    # Only for --solve/--advise: a photo with more tiles than a hand can hold still prints its reads.
+    held = None
+    if (args.solve or args.advise) and indicator is not None:
+        held = hand_from_reads(reads, indicator, include_apart=args.include_apart)
+    if args.solve:
+        from okey_vision.cli.solve import solve_result
+
+        if held is None or not held.tiles:
+            raise CliError(f"{out['photo']}: no tiles read, nothing to solve; take the photo closer, "
+                           "with the whole rack in the frame")
+        out["solve"] = solve_result(held)
+        if not args.json:
+            from okey_vision.cli.solve import format_solve
+            from okey_vision.solver import arrange, declare
+
+            extra_text = format_solve(arrange(held), declare(held), lang)
+    if args.advise:
+        from okey_vision.coach import advise, text
+
+        assert held is not None  # --advise needs --indicator (checked above)
+        advice = advise(held)
+        out["advice"] = text.advice_dict(advice, lang)
+        extra_text = "\n".join(text.advice_lines(advice, lang))  # as the advise command prints it
+    if args.json:
+        print(json.dumps(out, default=str))
+        return 0
+    print(format_reads(reads, out["width"], out["height"], lang))
+    if extra_text:
+        print(extra_text)
+    return 0
+
+
+def format_reads(reads, width: int, height: int, lang: str = "en") -> str:
+    """Readable rows: tile names, low-confidence ones marked with '?'
+    (the words: :func:`okey_vision.coach.text.read_lines`)."""
+    from okey_vision.coach.text import read_lines
+    from okey_vision.lang import Lang
+    from okey_vision.vision.reads import APART
+
+    rows: dict[int, list] = {}
+    for r in reads:
+        rows.setdefault(r.row, []).append(r)
+    named = [(None if row == APART else row, [f"{r.tile.name}{'?' if r.low_confidence else ''}" for r in rows[row]])
+             for row in sorted(rows, key=lambda k: (k == APART, k))]
+    return "\n".join(read_lines(named, len(reads), width, height, Lang.of(lang)))

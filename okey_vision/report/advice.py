@@ -1,0 +1,287 @@
+"""From a hand to everything the app shows, or a plain message.
+
+:func:`analyse` builds the hand once (:meth:`~okey_vision.tiles.Hand.of`:
+tile names, copies, size), arranges it, declares it (once) and asks the
+coach (:func:`okey_vision.coach.advise`, given that declaration) for its
+advice on 14 or 15 tiles: the :class:`Analysis` holds that
+:class:`~okey_vision.coach.Advice` itself.
+Domain errors come back as :class:`Problem` with the error's message, never
+raised. Sentences come from :mod:`okey_vision.coach.text`.
+
+>>> a = analyse("r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k3 k4 r9", "b2")
+>>> a.can_declare, a.finish.discard.name, a.points
+(True, 'r9', 2)
+>>> analyse("r1 r2 x9", "b2").message
+"unknown tile name 'x9': expected a colour (r, y, b, k) and a number 1-13 such as 'r7', or 'fj' for a false joker"
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from okey_vision.coach import Advice, DiscardOption, advise, text
+from okey_vision.coach.text import distance_text
+from okey_vision.errors import OkeyError
+from okey_vision.lang import Lang
+from okey_vision.melds import Meld
+from okey_vision.memo import Memo
+from okey_vision.report.text import error_message
+from okey_vision.scoring import COUNTDOWN, check_scheme
+from okey_vision.solver import Arrangement, Declaration, Finish, arrange, declare
+from okey_vision.tiles import (
+    HAND_SIZE,
+    MAX_HAND,
+    Hand,
+    Tile,
+    TileLike,
+    okey_of,
+    parse_tile,
+)
+
+#: What the app analyses: a built hand, or its tiles (names, tiles, reads or
+#: the app's entries, :class:`~okey_vision.app.state.Entry`) with the indicator beside.
+Tiles = Hand | str | Iterable[TileLike]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A hand that cannot be analysed, with a message for the player;
+    ``key`` names the coach text's sentence when it is one (so a page in
+    another language can show its own)."""
+
+    message: str
+    key: str = ""
+    error: OkeyError | None = None
+
+    def said(self, lang: Lang = Lang.EN) -> str:
+        """The message in ``lang``: a coach sentence, or the domain error's."""
+        if self.key:
+            return text.say(self.key, lang)
+        if self.error is not None:
+            return error_message(self.error, Lang.of(lang))
+        return self.message
+
+    @property
+    def ok(self) -> bool:
+        """False: there is nothing to show but the message."""
+        return False
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Everything shown for one hand: its arrangement, whether it can be
+    declared, and the coach's advice (None below 14 tiles)."""
+
+    hand: Hand
+    scheme: str
+    arrangement: Arrangement
+    declaration: Declaration
+    advice: Advice | None
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        """True: the hand was analysed."""
+        return True
+
+    @property
+    def okey(self) -> Tile:
+        """The okey face."""
+        return okey_of(self.hand.indicator)
+
+    @property
+    def can_declare(self) -> bool:
+        """True when the hand can be declared now."""
+        return self.declaration.can_declare
+
+    @property
+    def finish(self) -> Finish | None:
+        """The highest-scoring finish, if any."""
+        return self.declaration.best
+
+    @property
+    def points(self) -> int:
+        """What the best finish is worth under the scheme (0 without one)."""
+        best = self.declaration.best
+        return best.points(self.scheme) if best else 0
+
+    @property
+    def discards(self) -> tuple[DiscardOption, ...]:
+        """The ranked discards (15 tiles), the finish's discard first."""
+        return self.advice.discards if self.advice is not None else ()
+
+    @property
+    def recommended(self) -> DiscardOption | None:
+        """The discard to make (15 tiles)."""
+        return self.advice.best if self.advice is not None else None
+
+    def headline(self, lang: Lang = Lang.EN) -> str:
+        """One sentence in ``lang``: what to do now."""
+        return text.headline(self.advice, len(self.hand.tiles), self.finish, self.points, self.scheme, lang)
+
+
+def analyse(tiles: Tiles, indicator: str | Tile | None = None,
+            seen: str | Iterable[TileLike] = (), scheme: str = COUNTDOWN,
+            memo: Memo | None = None) -> Analysis | Problem:
+    """Analyse a hand; a :class:`Problem` with a plain message if it cannot
+    be. ``memo``: the app session's search caches."""
+    t0 = time.perf_counter()
+    try:
+        check_scheme(scheme)
+        if not isinstance(tiles, Hand) and (indicator is None or indicator == ""):
+            return Problem(text.say("no_indicator"), "no_indicator")
+        hand = Hand.of(tiles, indicator, seen)  # the one check of the hand
+        if not hand.tiles:
+            return Problem(text.say("no_tiles"), "no_tiles")
+        arrangement = arrange(hand, memo=memo)
+        declaration = declare(hand, scheme=scheme, memo=memo)
+        advice = None
+        if len(hand.tiles) in (HAND_SIZE, MAX_HAND):
+            advice = advise(hand, scheme=scheme, memo=memo, declaration=declaration)
+        return Analysis(hand, scheme, arrangement, declaration, advice, time.perf_counter() - t0)
+    except OkeyError as exc:
+        return Problem(str(exc), error=exc)
+
+
+#: Analyses a session remembers (the app reruns on every tap; the same hand
+#: is not solved twice).
+REMEMBERED = 512
+
+
+class Session:
+    """One player's app session: its search caches and its last analyses,
+    both bounded, dropped with the session."""
+
+    def __init__(self, memo: Memo | None = None) -> None:
+        self.memo = memo if memo is not None else Memo()
+        self._analyses: OrderedDict[tuple[Hand, str], Analysis | Problem] = OrderedDict()
+        # the page and the live view's worker may both ask (the memo is not thread-safe)
+        self._lock = threading.RLock()
+
+    def analyse(self, tiles: Tiles, indicator: str | Tile | None = None,
+                seen: str | Iterable[TileLike] = (), scheme: str = COUNTDOWN) -> Analysis | Problem:
+        """:func:`analyse` with this session's memo, remembered for the last
+        ``REMEMBERED`` distinct hands (the built hand is the key); one caller at a time."""
+        with self._lock:
+            return self._analyse(tiles, indicator, seen, scheme)
+
+    def _analyse(self, tiles: Tiles, indicator: str | Tile | None, seen: str | Iterable[TileLike],
+                 scheme: str) -> Analysis | Problem:
+        try:
+            hand = Hand.of(tiles, indicator, seen)
+        except OkeyError:
+            return analyse(tiles, indicator, seen, scheme)  # the problem, said; nothing to remember
+        key = (hand, scheme)
+        hit = self._analyses.get(key)
+        if hit is None:
+            hit = analyse(hand, scheme=scheme, memo=self.memo)
+            self._analyses[key] = hit
+            if len(self._analyses) > REMEMBERED:
+                self._analyses.popitem(last=False)
+        else:
+            self._analyses.move_to_end(key)
+        return hit
+
+    def clear(self) -> None:
+        """Drop the caches and the remembered analyses."""
+        with self._lock:
+            self.memo.clear()
+            self._analyses.clear()
+
+
+def take_or_draw(a: Analysis, offered: str | Tile, memo: Memo | None = None, lang: Lang = Lang.EN) -> str:
+    """For a 14-tile hand: take the tile the previous player just discarded,
+    or draw from the stock? The coach's take-or-draw advice, as a sentence in ``lang``."""
+    tile = parse_tile(offered)
+    try:
+        adv = advise(a.hand, offered=tile, scheme=a.scheme, memo=memo)
+    except OkeyError as exc:
+        return text.cannot_take(tile, str(exc), lang)
+    return text.take_or_draw_text(adv, lang)
+
+
+def groups_for_display(a: Analysis, lang: Lang = Lang.EN) -> tuple[list[Meld], list[Tile], str]:
+    """The groups to draw: the finishing melds when the hand can be declared,
+    else the best runs/sets arrangement, or seven pairs when that route holds
+    more tiles; with the leftovers and a caption in ``lang``."""
+    best = a.finish
+    if best is not None:
+        left = [best.discard] if best.discard is not None else []
+        return list(best.melds), left, text.groups_caption(best, lang=lang)
+    arr = a.arrangement
+    groups, loose = arr.shown  # the coach calls a tile loose by the same groups
+    if arr.shows_pairs:
+        return list(groups), list(loose), text.groups_caption(None, pairs=len(arr.pairs), lang=lang)
+    return list(groups), list(loose), text.groups_caption(None, in_melds=arr.tiles_in_melds, tiles=len(arr.hand),
+                                                          lang=lang)
+
+
+def _closest(tiles: Sequence[Tile], free: dict[Tile, list[int]]) -> list[int]:
+    """Places for a meld's ``tiles`` among the ``free`` ones, close together on
+    the rack (players keep a meld's tiles side by side): from each free copy of
+    its first tile, every other tile's nearest free copy; the tightest wins."""
+    best: list[int] = []
+    for start in free.get(tiles[0], []) if tiles else []:
+        got, used = [start], {start}
+        for tile in tiles[1:]:
+            places = [i for i in free.get(tile, []) if i not in used]
+            if places:
+                near = min(places, key=lambda i: min(abs(i - j) for j in got))
+                got.append(near)
+                used.add(near)
+        if len(got) > len(best) or (len(got) == len(best) and max(got) - min(got) < max(best) - min(best)):
+            best = got
+    return best
+
+
+@dataclass(frozen=True)
+class Move:
+    """The advised move on the rack as drawn on its image: the tile to throw
+    and the tiles of each meld (or pair), by their place in rack order, and
+    whether throwing it is the okey-discard finish."""
+
+    discard: int | None = None
+    melds: tuple[tuple[int, ...], ...] = ()
+    okey_discard: bool = False
+    declare: bool = False
+
+
+def move_on_rack(a: Analysis, tiles: Sequence[Tile | str]) -> Move:
+    """Where the analysis' move lies on a rack whose tiles are ``tiles`` (rack
+    order): each meld's tiles matched to places holding them (a copy next to
+    the meld's other tiles first), the discard to a copy no meld uses if
+    there is one (else, as the hand drawn on the page, a meld's copy).
+
+    >>> rack = "r1 r2 r3 y5 y6 y7 b9 b10 b11 k1 k2 k3 k4 r9 r4".split()
+    >>> m = move_on_rack(analyse(rack, "b2"), rack)
+    >>> m.discard, m.declare, sorted(m.melds)[0]
+    (13, True, (0, 1, 2, 14))
+    """
+    names = [parse_tile(t) for t in tiles]
+    free: dict[Tile, list[int]] = {}
+    for i, tile in enumerate(names):
+        free.setdefault(tile, []).append(i)
+    groups, _left, _caption = groups_for_display(a)
+    melds = []
+    for m in sorted(groups, key=lambda m: -len(m.tiles)):  # the longest first: it has the fewest ways to lie
+        got = _closest(m.tiles, free)
+        for i in got:
+            free[names[i]].remove(i)
+        if got:
+            melds.append(tuple(sorted(got)))
+    finish, rec = a.finish, a.recommended
+    throw = finish.discard if finish is not None else (rec.tile if rec is not None and len(names) == MAX_HAND
+                                                       else None)
+    discard = None
+    if throw is not None:
+        spare = free.get(throw) or [i for i, tile in enumerate(names) if tile == throw]
+        discard = spare[0] if spare else None
+    return Move(discard, tuple(melds), bool(finish is not None and finish.okey_discard), finish is not None)
+
+
+__all__ = ["Analysis", "Move", "Problem", "Session", "analyse", "distance_text", "groups_for_display",
+           "move_on_rack", "take_or_draw"]

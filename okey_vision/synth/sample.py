@@ -1,0 +1,91 @@
+"""The embedded sample rack photo the app opens on, and how it was made.
+
+``python -m okey_vision.synth.sample`` renders it again with the synthetic
+renderer (deterministic: seed and settings below) into
+``okey_vision/data/sample_rack.jpg`` and records its true hand, indicator
+and boxes in ``okey_vision/data/sample_rack.json``.
+
+The hand: ``r4 r5 r6 b1 r9 r10 r11 y10 y11 y12 y13 r4 r5 r6 k6`` with the
+indicator ``r3`` lying apart, so both ``r4`` are okeys (wild): 13 tiles fit
+in runs, one exchange from declaring.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+
+#: The renderer seed and settings of the sample photo.
+SEED = 304
+SETTINGS = dict(long_side=(1024, 1024), aspects=(4 / 3,), tile_height=(80.0, 100.0), p_flat=0.0,
+                p_typical_hand=1.0, p_indicator=1.0, p_discards=0.5, p_other_rack=0.3, p_hand=0.0,
+                max_tilt=16.0, max_roll=4.0, p_blur=0.0, p_motion_blur=0.0, p_low_light=0.0,
+                noise_sigma=(0.0, 2.0), jpeg_quality=(88, 92), p_glare=0.3)
+JPEG_QUALITY = 85
+NAME = "sample_rack"
+
+
+def sample_bytes() -> bytes:
+    """The sample photo (JPEG bytes) shipped with the package."""
+    return resources.files("okey_vision").joinpath("data").joinpath(f"{NAME}.jpg").read_bytes()
+
+
+def sample_truth() -> dict:
+    """The sample's recorded truth: ``hand``, ``indicator``, ``tiles`` (name, box, row)."""
+    return json.loads(resources.files("okey_vision").joinpath("data").joinpath(f"{NAME}.json").read_text("utf-8"))
+
+
+def render_sample():
+    """The sample scene, rendered again (needs numpy and OpenCV)."""
+    from okey_vision.synth import SynthConfig, render_scene
+
+    return render_scene(SEED, SynthConfig(**SETTINGS))
+
+
+#: A second clean render used by the app's tests (15 rack tiles, two false
+#: jokers, the indicator y6 apart): ``y10 y11 y12 y13 fj fj b7 .. b11 k6 .. k9``.
+TEST_SEED = 54
+
+
+def render_test_rack(seed: int = TEST_SEED, quality: int = 92):
+    """(JPEG bytes, scene) of a clean rendered rack in the sample's settings."""
+    import cv2
+
+    from okey_vision.synth import SynthConfig, render_scene
+
+    scene = render_scene(seed, SynthConfig(**SETTINGS).replace(effects=False))
+    ok, buf = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise RuntimeError("JPEG encoding failed")
+    return buf.tobytes(), scene
+
+
+def write_sample(folder: str | Path) -> tuple[Path, Path]:
+    """Render the sample into ``folder``: the JPEG and its JSON truth."""
+    import cv2
+
+    scene = render_sample()
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    jpg, js = folder / f"{NAME}.jpg", folder / f"{NAME}.json"
+    ok, buf = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+    if not ok:
+        raise RuntimeError("JPEG encoding failed")
+    jpg.write_bytes(buf.tobytes())
+    truth = {
+        "seed": SEED,
+        "hand": [t.name for t in scene.hand],
+        "indicator": scene.indicator.name if scene.indicator else None,
+        "size": [int(scene.image.shape[1]), int(scene.image.shape[0])],
+        "tiles": [{"tile": t.tile.name, "box": [round(v, 1) for v in t.box], "row": t.row,
+                   "on_rack": t.on_rack, "is_indicator": t.is_indicator} for t in scene.tiles],
+    }
+    js.write_text(json.dumps(truth, indent=1) + "\n", encoding="utf-8")
+    return jpg, js
+
+
+if __name__ == "__main__":  # pragma: no cover
+    out = Path(__file__).resolve().parents[1] / "data"
+    for p in write_sample(out):
+        print(p, p.stat().st_size, "bytes")
