@@ -589,7 +589,7 @@ def test_every_message_ends_with_its_full_stop():
               "camera_help", "upload", "upload_help", "camera_take", "upload_button", "upload_limit",
               "camera_button", "sample", "photo_caption", "photo_section", "they_are_right", "apart_indicator",
               "advice", "source_player", "source_photo", "source_photo_check", "indicator_right",
-              "indicator_mark", "throw_this", "points", "discards_best_first", "table_head", "table_cols",
+              "indicator_mark", "throw_this", "take_this", "points", "discards_best_first", "table_head", "table_cols",
               "outs_list", "offered", "offered_placeholder", "correct", "remove", "add_tile", "add_placeholder",
               "add", "clear", "type_hand", "type_help", "maybe", "type_placeholder", "round", "indicator_pick",
               "indicator_help", "not_set", "okey_is", "seen_input", "seen_placeholder", "add_seen", "next_turn",

@@ -74,8 +74,8 @@ def test_errors_in_turkish() -> None:
 @pytest.mark.parametrize("hand,ind,offered,en,tr", [
     ("r1 r2 r3 y7 y8 y9 b4 b5 b6 k10 k11 k12 k13 y1 r9", "r3", None, " leaves you 1 tile from winning",
      " atınca bitmeye 1 taş kalır"),
-    ("r1 r2 r3 y7 y8 y9 b4 b5 b6 k10 k11 k12 k13 y1", "b9", None, "Draw from the stock", "Yerden çek"),
-    ("r1 r2 r3 y7 y8 y9 b4 b5 b6 k10 k11 k12 k13 y1", "b9", "k9", "Take k9", "k9 al"),
+    ("r1 r2 r3 y7 y8 y9 b4 b5 b6 k10 k11 k12 k13 y1", "b9", None, "Draw from the stock", "Ortadan çek"),
+    ("r1 r2 r3 y7 y8 y9 b4 b5 b6 k10 k11 k12 k13 y1", "b9", "k9", "Take k9", "Siyah 9 al"),
 ])
 def test_the_advice_explains_itself_in_both_languages(hand, ind, offered, en, tr) -> None:
     from okey_vision.coach import advise
@@ -102,4 +102,5 @@ def test_one_language_type_serves_the_app_the_coach_and_the_command_line(capsys)
     hand = ["r1", "r2", "r3", "y7", "y8", "y9", "b4", "b5", "b6", "k10", "k11", "k12", "k13", "y1"]
     assert main(["advise", "-i", "b9", "--lang", "tr", *hand]) == 0
     out = capsys.readouterr().out
-    assert "Çek: bitmeye 1 taş var (mesafe 1), 16 taş işine yarar." in out and "Neden: Yerden çek:" in out
+    assert "Ortadan çek: bitmeye 1 taş var (mesafe 1), 16 taş işine yarar." in out
+    assert "Neden: Ortadan çek:" in out and "Yerden çek" not in out

@@ -2,8 +2,9 @@
 
 The coach's own sentences (what to do and why) live in
 :mod:`okey_vision.coach.text`, in both languages too; the app says them
-through :func:`in_words`. The language type is :class:`okey_vision.lang.Lang`
-(re-exported here).
+through :func:`in_words`. The language type is :class:`okey_vision.lang.Lang`,
+and a tile said in words (:func:`tile_word`, :func:`in_words`) lives beside
+it, for every module's sentences (re-exported here).
 
 Turkish as players speak it. On the Turkish page a tile is never written in
 the project's Latin notation (``r5``: a Turkish player reads *k* as
@@ -36,10 +37,7 @@ Every message is one sentence per problem ending with its full stop
 
 from __future__ import annotations
 
-import re
-
-from okey_vision.lang import Lang, fill
-from okey_vision.tiles import COLOR_NAMES_TR, Tile, parse_tile
+from okey_vision.lang import TILE_NOTATION, Lang, fill, in_words, tile_word
 
 #: key -> (English, Turkish); ``{name}`` fields are filled by :func:`t`.
 TEXT: dict[str, tuple[str, str]] = {
@@ -97,6 +95,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "twin": ("You hold the indicator's twin ({ind}): show it at the start of the round for the bonus.",
              "Göstergenin eşi sende ({ind}): bonus için elin başında göster."),
     "throw_this": ("Throw", "At"),
+    "take_this": ("Take", "Al"),
     "other_declares": ("Other ways to declare: {ways}.", "Bitirmenin diğer yolları: {ways}."),
     "points": ("pts", "puan"),
     "discards_best_first": ("Discards, best first", "Atılacak taşlar, en iyisi önce"),
@@ -106,7 +105,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "fourteen": ("{n} tiles: {distance}{outs}.", "{n} taş: {distance}{outs}."),
     "outs_list": ("; {n} outs: {tiles}", "; işe yarayan {n} taş: {tiles}"),
     "offered": ("Tile the previous player just discarded (take it or draw?)",
-                "Önceki oyuncunun attığı taş (alayım mı, çekeyim mi?)"),
+                "Önceki oyuncunun attığı taş (yerden mi alayım, ortadan mı çekeyim?)"),
     "offered_placeholder": ("choose the tile on their pile", "yerdeki taşı seç"),
     "correct": ("Correct the tiles ({n} on the rack)", "Taşları düzelt (ıstakada {n} taş)"),
     "remove": ("(remove)", "(çıkar)"),
@@ -213,8 +212,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "live_hand": ("Reading now: {hand}", "Şu an okunan: {hand}"),
     "live_none": ("No steady hand yet: hold the rack still in view.",
                   "Henüz sabit bir el yok: ıstakayı görüntüde sabit tut."),
-    "live_fresh": ("Read {ago:.1f} s ago; {reads} frames read, {ms:.0f} ms each, only when the view changed.",
-                   "{ago:.1f} sn önce okundu; {reads} kare okundu, her biri {ms:.0f} ms, yalnız görüntü "
+    "live_fresh": ("Read {ago:.1f} s ago; {reads} read, {ms:.0f} ms each, only when the view changed.",
+                   "{ago:.1f} sn önce okundu; {reads} okundu, her biri {ms:.0f} ms, yalnız görüntü "
                    "değişince."),
     "live_indicator": ("Indicator seen beside the rack: {ind}.", "Istakanın yanında görülen gösterge: {ind}."),
     "unexpected": ("Something went wrong ({why}). Try another photo or correct the tiles; the round is kept.",
@@ -240,40 +239,6 @@ ERRORS_TR: dict[str, str] = {
     "fj_indicator": "sahte okey gösterge olamaz",
     "hand_too_big": "bir elde en çok {most} taş olur, burada {n} taş var",
 }
-
-
-#: A tile in the project's notation inside a sentence ("r5", "k10", "fj"):
-#: not part of a longer word, a number or a CSS colour.
-TILE_NOTATION = re.compile(r"(?<![\w#\-=])(fj|[rybk](?:1[0-3]|[1-9]))(?!\w)")
-
-
-def tile_word(tile: Tile | str, lang: Lang = Lang.EN) -> str:
-    """A tile as the page says it: its notation in English (``r5``), its
-    colour and number in Turkish (``kırmızı 5``, ``sahte okey``).
-
-    >>> tile_word("k10", Lang.TR), tile_word("fj", Lang.TR), tile_word("k10")
-    ('siyah 10', 'sahte okey', 'k10')
-    """
-    tile = parse_tile(tile)
-    if Lang.of(lang) is not Lang.TR:
-        return tile.name
-    if tile.is_false_joker:
-        return "sahte okey"
-    return f"{COLOR_NAMES_TR[tile.color]} {tile.number}"
-
-
-def in_words(text: str, lang: Lang = Lang.EN) -> str:
-    """``text`` as the page shows it: in Turkish every tile written in the
-    project's notation is said in words (a sentence that starts with one
-    starts with a capital); English is left as it is."""
-    if Lang.of(lang) is not Lang.TR or not text:
-        return text
-    if re.match(r"(?:[RYBK](?:1[0-3]|[1-9])|Fj)(?!\w)", text):  # a sentence begun with a tile ("R12 al")
-        text = text[0].lower() + text[1:]
-    out = TILE_NOTATION.sub(lambda m: tile_word(m.group(1), lang), text)
-    if out != text and TILE_NOTATION.match(text):
-        out = out[0].upper() + out[1:]
-    return out
 
 
 def sentence(text: str) -> str:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
+from okey_vision.lang import count
 from okey_vision.tiles import okey_of, parse_tile
 from okey_vision.ui import render
 from okey_vision.ui.advice import Analysis, move_on_rack
@@ -108,7 +109,7 @@ def live_panel() -> None:
         st.info(tx("live_none"))
     ago = now.freshness()
     if ago is not None:
-        st.caption(tx("live_fresh", ago=ago, reads=now.reads, ms=now.read_seconds * 1000))
+        st.caption(tx("live_fresh", ago=ago, reads=count(now.reads, "frame", app.lang), ms=now.read_seconds * 1000))
     if now.indicator and app.indicator_source is not IndicatorSource.PLAYER and app.round.indicator is None:
         st.caption(tx("live_indicator", ind=now.indicator))
     if now.hand:
