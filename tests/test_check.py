@@ -59,10 +59,10 @@ def test_a_winning_hand_is_judged_by_the_solver():
 
 
 def test_a_losing_hand_says_how_far_and_why():
-    v = judge(reads_of(LOSE14), "b.jpg", indicator="r9")
+    v = judge(reads_of(LOSE14), "b.jpg", fallback="r9")  # the organiser's choice: the photo shows none
     assert v.kind == "no" and v.distance == 1 and v.source is Source.OPTION
     assert v.why() == "Not finished: y13 left over after the runs and sets; 1 tile from winning (distance 1)."
-    assert v.why(Lang.TR).startswith("Bitmemiş: perler dışında kalan taşlar y13;")
+    assert v.why(Lang.TR).startswith("Bitmemiş: perler dışında kalan taşlar sarı 13;")
 
 
 def test_a_hand_of_the_wrong_size_cannot_be_declared():
@@ -99,10 +99,45 @@ def test_flagged_reads_are_listed_with_their_place_and_alternatives():
     assert d["flagged"][0]["alternatives"] == [["k13", 0.01]]
 
 
-def test_a_given_indicator_that_the_photo_contradicts_is_noted():
-    v = judge(reads_of(WIN15, apart="k7"), "n.jpg", indicator="r3", source=Source.OPTION)
+def test_a_sidecar_indicator_that_the_photo_contradicts_is_noted():
+    v = judge(reads_of(WIN15, apart="k7"), "n.jpg", indicator="r3", source=Source.SIDECAR)
     assert v.indicator == parse_tile("r3") and v.shown == parse_tile("k7")
-    assert v.note() == "The photo shows k7 beside the rack; checked with r3 (as given)."
+    assert v.note() == "The photo shows k7 beside the rack; checked with r3 (from its sidecar file)."
+    assert v.note(Lang.TR) == ("Fotoğrafta ıstakanın yanında siyah 7 var; kırmızı 3 ile kontrol edildi "
+                               "(yanındaki dosyadan).")
+
+
+def test_the_organisers_choice_never_replaces_the_indicator_a_photo_shows():
+    # Issue 36: the box "for the photos that show none" re-judged a photo showing y5 with k2.
+    shows = judge(reads_of(WIN15, apart="r3"), "shows.jpg", fallback="k2")
+    assert shows.indicator == parse_tile("r3") and shows.source is Source.PHOTO and shows.kind == "yes"
+    assert shows.to_dict()["indicator_from"] == "photo" and shows.note() == ""
+    blank = judge(reads_of(WIN15), "none.jpg", fallback="r3")
+    assert blank.indicator == parse_tile("r3") and blank.source is Source.OPTION and blank.kind == "yes"
+    assert "(chosen for the photos that show none)" in words.indicator_line(blank.indicator,
+                                                                             blank.source.said())
+
+
+def test_check_by_eye_names_the_indicator_the_verdict_used():
+    # Issue 36: a discard lying on the table (k3, unsure) was listed as "Indicator k3" while y5 was used.
+    reads = reads_of(WIN15, low=(2,))
+    reads += [TileRead((300.0, 200.0, 330.0, 245.0), parse_tile("r3"), 0.999, ((parse_tile("r3"), 0.999),),
+                       row=APART),
+              TileRead((400.0, 200.0, 430.0, 245.0), parse_tile("k3"), 0.6, ((parse_tile("k3"), 0.6),
+                                                                            (parse_tile("k8"), 0.3)), row=APART)]
+    v = judge(reads, "table.jpg")
+    assert v.indicator == parse_tile("r3") and v.source is Source.PHOTO
+    assert [(pos, r.name) for pos, r in v.flagged] == [(3, "r3")]  # the rack's third tile; no k3
+    unsure = [r if r.row != APART or r.name != "r3" else TileRead(r.box, r.tile, 0.8, ((r.tile, 0.8),), row=APART)
+              for r in reads]
+    v = judge(unsure, "table.jpg")
+    assert [(pos, r.name) for pos, r in v.flagged] == [(3, "r3"), (None, "r3")]
+    from okey_vision.ui.report import to_check
+
+    page = to_check(v)
+    assert "Indicator r3" in page and "k3" not in page and "Gösterge kırmızı 3" in to_check(v, Lang.TR)
+    side = judge(unsure, "table.jpg", indicator="y1", source=Source.SIDECAR)  # the sidecar's: the photo's unused
+    assert [pos for pos, _ in side.flagged] == [3]
 
 
 # ------------------------------------------------------------------ words ---
