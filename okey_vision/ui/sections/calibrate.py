@@ -14,6 +14,7 @@ from __future__ import annotations
 import streamlit as st
 
 from okey_vision.calibrate.text import say
+from okey_vision.lang import count
 from okey_vision.ui.learning import keep
 from okey_vision.ui.sections.common import log, reader
 from okey_vision.ui.state import AppState
@@ -34,7 +35,7 @@ def learning_section(app: AppState) -> None:
         n = 0
     if n:
         log.info("kept %d tiles to learn the set", n)
-        st.caption(say("kept_now", lang, n=n))
+        st.caption(say("kept_now", lang, n=count(n, "tile", lang)))
     if st.button(say("label.fit_button", lang), key="fit_set", help=say("fit_help", lang)):
         from okey_vision.calibrate.learn import learn, show
         from okey_vision.vision.reader import RackReader
