@@ -64,7 +64,7 @@ def app_state(at: AppTest) -> AppState:
 def headline(at: AppTest) -> str:
     """The advice's first line (a success box when declaring, else info)."""
     boxes = [e.value for e in at.success] + [e.value for e in at.info]
-    found = [b for b in boxes if b.startswith(("Discard", "Declare", "Draw", "Set the"))]
+    found = [b for b in boxes if b.startswith(("Discard", "Declare", "Draw", "Take", "Set the"))]
     return found[0] if found else ""
 
 
@@ -246,12 +246,36 @@ def test_remove_and_add_tiles(monkeypatch):
 
 
 def test_fourteen_tiles_take_or_draw(monkeypatch):
+    # Issue 36: the move first and large is the advice's action, as the CLI and the JSON say it:
+    # a winning take was headlined "Draw" while the line below said "Take".
+    import contextlib
+    import io
+    import json
+
+    from okey_vision.cli import main
+
     at = start(monkeypatch)
     picker(at, 14).set_value("(remove)").run()       # drop k6: 14 tiles
-    assert headline(at).startswith("Draw")
-    at.selectbox(key="offered").set_value("r12").run()
+    assert headline(at).startswith("Draw from the stock: ")
+    hand = hand_in_pickers(at)
+    for offered, action in (("r12", "take"), ("k13", "draw")):
+        at.selectbox(key="offered").set_value(offered).run()
+        assert_clean(at)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert main(["advise", "-i", "r3", "--offered", offered, "--json", *hand]) == 0
+        data = json.loads(out.getvalue())
+        assert data["action"] == action and headline(at) == data["headline"], (headline(at), data)
+        assert app_state(at).offered.name == offered
+    assert headline(at).startswith("Draw from the stock: ") and "k13 does not bring you closer" in all_text(at)
+    at.selectbox(key="offered").set_value("r4").run()   # a third r4: cannot be taken, said; the advice without it
     assert_clean(at)
-    assert any(i.value.startswith("Take r12") for i in at.info)
+    assert headline(at).startswith("Draw from the stock: ") and any("Cannot take r4" in w.value for w in at.warning)
+    data, scene = render_rack()  # a new photo: the tile offered last turn is gone
+    fake.set_reads(scene_reads(scene))
+    at.file_uploader[0].set_value(("rack.jpg", data, "image/jpeg")).run()
+    assert_clean(at)
+    assert app_state(at).offered is None
 
 
 def test_impossible_hand_is_a_plain_message(monkeypatch):

@@ -43,7 +43,7 @@ from okey_vision.tiles import (
     okey_of,
     parse_tile,
 )
-from okey_vision.ui.text import error_message
+from okey_vision.ui.text import error_message, in_words
 
 #: What the app analyses: a built hand, or its tiles (names, tiles, reads or
 #: the app's entries, :class:`~okey_vision.ui.state.Entry`) with the indicator beside.
@@ -221,6 +221,16 @@ class Session:
             self._analyses.clear()
 
 
+def action_line(a: Analysis, lang: Lang = Lang.EN) -> str:
+    """The move as the page shows it first and large (the action box): the
+    analysis' headline (the advice's own action), its tiles in the page's words.
+
+    >>> action_line(analyse("r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k3 y13", "b2", offered="k4"), Lang.TR)
+    'Siyah 4 al: eli bitirir.'
+    """
+    return in_words(a.headline(lang), lang)
+
+
 def groups_for_display(a: Analysis, lang: Lang = Lang.EN) -> tuple[list[Meld], list[Tile], str]:
     """The groups to draw: the finishing melds when the hand can be declared,
     else the best runs/sets arrangement, or seven pairs when that route holds
@@ -300,5 +310,5 @@ def move_on_rack(a: Analysis, tiles: Sequence[Tile | str]) -> Move:
     return Move(discard, tuple(melds), bool(finish is not None and finish.okey_discard), finish is not None)
 
 
-__all__ = ["Analysis", "Move", "Problem", "Session", "analyse", "distance_text", "groups_for_display",
+__all__ = ["Analysis", "Move", "Problem", "Session", "action_line", "analyse", "distance_text", "groups_for_display",
            "move_on_rack"]

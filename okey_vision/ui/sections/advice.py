@@ -9,7 +9,7 @@ from okey_vision.coach import UNREACHABLE, Action
 from okey_vision.coach import text as words
 from okey_vision.tiles import HAND_SIZE, MAX_HAND, Tile, parse_tile, tile_order
 from okey_vision.ui import render
-from okey_vision.ui.advice import Analysis, groups_for_display
+from okey_vision.ui.advice import Analysis, action_line, groups_for_display
 from okey_vision.ui.sections.common import TILE_NAMES, html, sync_widget, tx
 from okey_vision.ui.state import AppState, IndicatorSource
 from okey_vision.ui.text import Lang, error_message, in_words, tile_word
@@ -20,7 +20,7 @@ def show_action(app: AppState, a: Analysis) -> None:
     the command line and the JSON say it; a success box when the hand can be
     declared), the tile to throw or take drawn large, ties in plain words."""
     advice = a.advice
-    head = in_words(a.headline(app.lang), app.lang)
+    head = action_line(a, app.lang)
     with st.container(key="action"):
         if a.can_declare and (advice is None or advice.action is Action.DECLARE):
             st.success(head)
