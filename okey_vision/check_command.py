@@ -55,7 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scheme", choices=SCHEMES, default=COUNTDOWN, help="scoring scheme")
     parser.add_argument("--html", metavar="REPORT.html", help="also write the report (one HTML file, no server)")
     parser.add_argument("--json", action="store_true", help="print one JSON object a photo (JSON Lines)")
-    parser.add_argument("--lang", choices=[lang.value for lang in Lang], default=Lang.EN.value,
+    parser.add_argument("--lang", choices=[lang.value for lang in Lang], default=argparse.SUPPRESS,
                         help="the language of the verdicts and the report (en or tr)")
 
 
@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     from okey_vision.ui.report import figure as draw
 
     figure = draw if html is not None else None  # the photos are drawn only for the report
-    lang = Lang.of(args.lang)
+    lang = Lang.of(getattr(args, "lang", Lang.EN))
     bar = progress(len(jobs), any(Path(p).is_dir() for p in args.paths))
     checked = []
     for c in check_all(jobs, scheme=args.scheme, figure=figure):

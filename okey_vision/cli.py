@@ -3,6 +3,9 @@
 Subcommands: ``solve`` (arrange and declare a hand), ``synth`` (render
 synthetic rack photos) and the commands registered in :data:`PLUGINS`.
 Every domain error prints one line naming the bad input and exits with 2.
+``--lang`` is taken before the command word or after it (each subcommand's
+own ``--lang`` defaults to :data:`argparse.SUPPRESS`, so the one given
+anywhere stands; English when none is).
 """
 
 from __future__ import annotations
@@ -82,6 +85,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Callable[[argpars
         prog="okey-vision",
         description="Read Okey racks, arrange hands, and coach the discard.",
     )
+    parser.add_argument("--lang", choices=[lang.value for lang in Lang], default=Lang.EN.value,
+                        help="the language of what is printed (en or tr); also taken after the command word")
     sub = parser.add_subparsers(dest="command", required=True)
     runners: dict[str, Callable[[argparse.Namespace], int]] = {}
 
@@ -89,7 +94,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Callable[[argpars
     solve.add_argument("--indicator", "-i", required=True, help="the indicator tile, e.g. r3")
     solve.add_argument("--scheme", choices=SCHEMES, default=COUNTDOWN, help="scoring scheme")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
-    solve.add_argument("--lang", choices=[lang.value for lang in Lang], default=Lang.EN.value,
+    solve.add_argument("--lang", choices=[lang.value for lang in Lang], default=argparse.SUPPRESS,
                        help="the language of the report (en or tr)")
     solve.add_argument("tiles", nargs="+", help="1 to 15 tiles, e.g. r1 r2 r3 fj k7")
     runners["solve"] = _run_solve

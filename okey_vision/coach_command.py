@@ -28,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with 14 tiles: the tile the previous player just discarded")
     parser.add_argument("--scheme", choices=SCHEMES, default=COUNTDOWN, help="scoring scheme")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--lang", choices=[lang.value for lang in Lang], default=Lang.EN.value,
+    parser.add_argument("--lang", choices=[lang.value for lang in Lang], default=argparse.SUPPRESS,
                         help="the language of the advice (en or tr)")
     parser.add_argument("tiles", nargs="*", help="15 tiles (discard advice) or 14 (draw advice)")
 

@@ -555,9 +555,10 @@ def advice_lines(advice: Advice, lang: Lang = Lang.EN) -> list[str]:
     (or, for a hand to declare, the other finishing discards)."""
     ind = advice.indicator
     finish = advice.declare if advice.can_declare else None
-    lines = [say("cli_indicator", lang, ind=ind, okey=advice.okey), headline(advice, lang)]
-    if advice.action is not Action.DECLARE:  # a declaration's reason is its headline
-        lines.append(say("cli_why", lang, reason=explain(advice, lang)))
+    head, reason = headline(advice, lang), explain(advice, lang)
+    lines = [say("cli_indicator", lang, ind=ind, okey=advice.okey), head]
+    if advice.action is not Action.DECLARE and reason != head:  # a declaration's reason is its headline
+        lines.append(say("cli_why", lang, reason=reason))
     if advice.indicator_twin:
         lines.append(say("cli_twin", lang, ind=ind))
     if advice.can_declare:

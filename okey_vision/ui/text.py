@@ -256,7 +256,10 @@ def error_message(exc: Exception, lang: Lang = Lang.EN) -> str:
     Turkish sentence by the error's key (its tiles said in words)."""
     key = getattr(exc, "key", "")
     if Lang.of(lang) is Lang.TR and key in ERRORS_TR:
-        return in_words(ERRORS_TR[key].format(**getattr(exc, "fields", {})), lang)
+        fields = dict(getattr(exc, "fields", {}))
+        if isinstance(fields.get("formats"), str):  # the formats' list is joined in English: "BMP or TIFF"
+            fields["formats"] = fields["formats"].replace(" or ", " ya da ")
+        return in_words(ERRORS_TR[key].format(**fields), lang)
     return in_words(str(exc), lang)
 
 

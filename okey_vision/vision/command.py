@@ -28,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--include-apart", action="store_true",
                         help="count tiles lying apart from the rack rows as hand tiles")
     parser.add_argument("--models", help="folder holding detector/number/color weights")
-    parser.add_argument("--lang", choices=("en", "tr"), default="en",
+    parser.add_argument("--lang", choices=("en", "tr"), default=argparse.SUPPRESS,
                         help="the language of the report and the advice (en or tr)")
     parser.add_argument("--backend", choices=("onnx", "torch"),
                         help="inference backend (default: onnx if present; torch runs models/*.pt only "

@@ -36,7 +36,8 @@ def show_action(app: AppState, a: Analysis) -> None:
         if rec is not None and ties and a.finish is None:  # which of the equal discards, and why that one
             choice = words.choice_text(advice, app.lang) if advice is not None else None
             st.caption(in_words(choice or words.ties_text(rec, ties, app.lang), app.lang))
-        elif advice is not None and advice.action is not Action.DECLARE:
+        elif advice is not None and advice.action is not Action.DECLARE and words.explain(advice, app.lang) != \
+                a.headline(app.lang):  # the why, unless the headline says it whole ("Take r7: it finishes ...")
             st.caption(tx("why", reason=words.explain(advice, app.lang).rstrip(".")))  # one full stop
     photo = app.photo
     if photo is not None and not photo.has_indicator and a.hand.indicator is not None and photo.reads is not None:
