@@ -99,7 +99,9 @@ def run(args: argparse.Namespace) -> int:
         from okey_vision.ui.report import report_html
 
         html.write_text(report_html(checked, lang, args.scheme), encoding="utf-8")
-        print(f"report: {html}", file=sys.stderr)
+        from okey_vision.check import text as words
+
+        print(words.say("report_written", lang, path=html), file=sys.stderr)
     return ALL_DECLARE if all(c.verdict.can_declare for c in checked) else NOT_ALL
 
 

@@ -115,25 +115,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
     args.argv = argv
+    lang = Lang.of(getattr(args, "lang", Lang.EN))
     try:
         return runners[args.command](args)
     except BrokenPipeError:  # the reader went away (| head): nothing more to say
         sys.stderr.close()
         return 0
     except OkeyError as exc:
-        return _fail(args.command, str(exc))
+        from okey_vision.ui.text import error_message  # a domain error in the language asked for
+
+        return _fail(args.command, error_message(exc, lang), lang)
     except ImportError as exc:  # an optional extra that is not installed
         extra = EXTRAS.get(args.command, "vision")
         return _fail(args.command, f"needs the '{exc.name or exc}' package: "
                                    f"pip install 'okey-vision[{extra}]'")
 
 
-def _fail(command: str, message: str) -> int:
+def _fail(command: str, message: str, lang: Lang = Lang.EN) -> int:
     """Print one error line, a sentence with its full stop (the message cut
     to ``MAX_ERROR`` characters); exit status 2."""
     line = clip(" ".join(message.split()), MAX_ERROR)
     end = "" if line.endswith((".", "!", "?")) else "."  # one sentence, with its full stop
-    print(f"okey-vision {command}: error: {line}{end}", file=sys.stderr)
+    error = "hata" if Lang.of(lang) is Lang.TR else "error"
+    print(f"okey-vision {command}: {error}: {line}{end}", file=sys.stderr)
     return 2
 
 

@@ -410,3 +410,67 @@ def test_the_app_page_checks_many_uploads(monkeypatch):
     at.radio(key="lang_pick").set_value("tr").run()
     body = " ".join(m.value for m in at.markdown)
     assert "3 fotoğraf: 2 el biter, 0 el bitmez, 1 kontrol edilemedi." in body and ">Biter<" in body
+
+
+def page_text(at, options: bool = True) -> str:
+    """What the page says: its texts without style sheets and HTML tags (a data URI is no word), and
+    (``options``) the pickers' options."""
+    raw = " ".join([str(m.value) for m in at.markdown] + [str(c.value) for c in at.caption]
+                   + [str(e.value) for e in at.warning] + [str(e.value) for e in at.info])
+    raw += " ".join(str(getattr(w, a, "") or "") for kind in ("selectbox", "toggle", "radio", "button")
+                    for w in getattr(at, kind) for a in ("label", "placeholder", "help"))
+    raw += " ".join(str(getattr(u, "label", "")) for u in at.file_uploader)
+    raw += " ".join(str(o) for s in at.selectbox for o in (s.options or [])) if options else ""
+    return re.sub(r"<[^>]+>", " ", re.sub(r"<style>.*?</style>", " ", raw, flags=re.S))
+
+
+def test_the_page_box_fills_only_the_photos_that_show_none_and_the_card_says_so(monkeypatch):
+    # Issue 36: choosing k2 in "Indicator for the photos that show none" re-judged a photo showing its own.
+    pytest.importorskip("streamlit")
+    from streamlit.testing.v1 import AppTest
+    from turkish import english_words, latin_tiles
+
+    from okey_vision.ui import testing as fake
+    from okey_vision.ui.state import KEY
+
+    monkeypatch.setenv("OKEY_VISION_APP_READER", "okey_vision.ui.testing:reader")
+    fake.set_reads(reads_of(WIN15, apart="r3", low=(4,)))
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["page"] = "check"
+    at.run()
+    at.selectbox(key="check_indicator").set_value("k2").run()
+    uploader = next(u for u in at.file_uploader if u.key == "check_uploads")
+    uploader.set_value([("shows.jpg", rack_jpeg(), "image/jpeg")]).run()
+    assert not at.exception
+    (shows,) = at.session_state[KEY].checks.checked
+    assert shows.verdict.indicator == parse_tile("r3") and shows.verdict.source is Source.PHOTO
+    body = page_text(at, options=False)
+    assert "Indicator r3 (beside the rack in the photo), okey r4." in body and "k2" not in body
+    fake.set_reads(reads_of(WIN15, low=(4,)))  # a photo that shows none: the box's k2 fills it
+    uploader = next(u for u in at.file_uploader if u.key == "check_uploads")
+    uploader.set_value([("none.jpg", rack_jpeg() + b"x", "image/jpeg")]).run()
+    (blank,) = at.session_state[KEY].checks.checked
+    assert blank.verdict.indicator == parse_tile("k2") and blank.verdict.source is Source.OPTION
+    assert "Indicator k2 (chosen for the photos that show none), okey k3." in page_text(at)
+    at.radio(key="lang_pick").set_value("tr").run()  # the Turkish page: no English word, no Latin tile
+    assert not at.exception
+    body = page_text(at)
+    assert "Gösterge siyah 2 (gösterge göstermeyen fotoğraflar için seçilen), okey siyah 3." in body
+    assert "#5 sarı 6" in body  # the read to check by eye, in words
+    assert not english_words(body) and not latin_tiles(body), (english_words(body), latin_tiles(body))
+
+
+@needs_reader
+def test_the_check_in_turkish_says_no_english_word_and_no_latin_tile(folder, tmp_path, capsys):
+    from turkish import english_words, latin_tiles
+
+    report = tmp_path / "rapor.html"
+    main(["check", str(folder), "--lang", "tr", "--html", str(report)])
+    out, err = capsys.readouterr()
+    said = re.sub(re.escape(str(folder)) + r"/\S+", " ", out + err).replace(str(report), " ")
+    assert "BİTER" in said and "Gösterge " in said
+    assert not english_words(said) and not latin_tiles(said), (english_words(said), latin_tiles(said))
+    page = report.read_text(encoding="utf-8")
+    page = re.sub(r"<[^>]+>", " ", re.sub(r"<style>.*?</style>", " ", page, flags=re.S))
+    page = re.sub(re.escape(str(folder)) + r"/\S+", " ", page)
+    assert not english_words(page) and not latin_tiles(page), (english_words(page), latin_tiles(page))

@@ -71,6 +71,7 @@ SENTENCES: dict[str, tuple[str, str]] = {
     "tiles_line": ("{n} read on the rack.", "Istakada {n} okundu."),
     "to_check_line": ("Check these reads by eye: {tiles}.", "Bu okumalara gözle bak: {tiles}."),
     "nothing_to_check": ("Every read is sure.", "Her okuma kesin."),
+    "report_written": ("The report: {path}.", "Rapor: {path}."),
     "made_by": ("Made by okey-vision check, offline; scoring {scheme}.",
                 "okey-vision check ile, çevrimdışı yapıldı; puanlama {scheme}."),
     # the app page

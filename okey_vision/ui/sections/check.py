@@ -13,6 +13,7 @@ import streamlit as st
 
 from okey_vision.check import text as words
 from okey_vision.check.photos import Checked, Job, check_all
+from okey_vision.lang import tile_word
 from okey_vision.tiles import parse_tile
 from okey_vision.ui import render, report
 from okey_vision.ui.sections.common import FACE_NAMES, html, log, reader
@@ -40,7 +41,8 @@ def check_page(app: AppState) -> None:
     files = st.file_uploader(words.say("label.uploads", lang), type=IMAGE_TYPES, accept_multiple_files=True,
                              key="check_uploads") or []
     fallback = st.selectbox(words.say("label.fallback", lang), FACE_NAMES, index=None,
-                            placeholder=words.say("label.fallback_none", lang), key="check_indicator")
+                            placeholder=words.say("label.fallback_none", lang), key="check_indicator",
+                            format_func=lambda v: tile_word(v, lang))
     if not files:
         return
     uploads = [(f.name, f.getvalue()) for f in files]
