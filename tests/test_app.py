@@ -500,6 +500,9 @@ def test_live_view_opens_from_the_url(monkeypatch):
     at = start(monkeypatch, live="1")
     assert at.toggle(key="live_on").value is True
     assert "press START" in all_text(at)
+    at.radio(key="lang_pick").set_value("tr").run()  # the live page in Turkish
+    assert_clean(at)
+    assert "BAŞLAT" in assert_turkish(at)
 
 
 def test_turkish_page_says_a_bad_photo_in_turkish(monkeypatch):
@@ -540,11 +543,26 @@ def latin_tiles(text: str) -> list[str]:
     return [m.group(0) for m in TILE_NOTATION.finditer(text)]
 
 
+def assert_turkish(at: AppTest) -> str:
+    """The page says no English word of the interface and no tile in the Latin notation (issue 36);
+    its words."""
+    import re
+
+    from turkish import english_words
+
+    text = page_words(at) + "\n" + " ".join(str(c) for t in at.table for c in t.value.to_numpy().ravel())
+    text += " ".join(str(c) for t in at.table for c in t.value.columns)
+    tips = " ".join(re.findall(r'title="([^"]*)"', text))  # the tooltips are read; tags and classes are not
+    text = re.sub(r"<[^>]+>", " ", text) + " " + tips
+    assert not latin_tiles(text), latin_tiles(text)
+    assert not english_words(text), english_words(text)
+    return text
+
+
 def test_turkish_page_never_writes_a_tile_in_latin_notation(monkeypatch):
     reads = fake.reads_from_truth(sample_truth(), low=(3, 15))  # b1 and the indicator r3 to check
     at = start(monkeypatch, reads=reads, lang="tr")
-    text = page_words(at)
-    assert not latin_tiles(text), latin_tiles(text)
+    text = assert_turkish(at)
     assert "Kırmızı 5 at" in text or "Mavi 1 at" in text  # the action line says the tile in words
     assert "kırmızı 5" in text and "seri" in text and "gösterge kırmızı 3?" in text
     assert any(o == "kırmızı 3" for o in at.selectbox(key="ind_pick").options)
@@ -553,22 +571,29 @@ def test_turkish_page_never_writes_a_tile_in_latin_notation(monkeypatch):
     at.selectbox(key="offered").set_value("r12").run()
     at.text_input(key="seen_text").input("y9 k1").run()
     assert_clean(at)
-    text = page_words(at)
-    assert not latin_tiles(text), latin_tiles(text)
-    assert "Kırmızı 12 al" in text or "Yerden çek" in text
+    text = assert_turkish(at)
+    assert "Kırmızı 12 al" in text or "Ortadan çek" in text
+    assert "Yerden çek" not in text  # issue 36: yerden is taking the discard; the stock is ortadan
     assert "1. tur: sarı 9, siyah 1" in text
     at.text_input(key=f"hand_text_{app_state(at).version}").input("r5 r5 r5").run()
-    text = page_words(at)
+    text = assert_turkish(at)
     assert "Kırmızı 5 taşından 3 tane var: sette yalnız 2 tane olur." in text
-    assert not latin_tiles(text), latin_tiles(text)
     # an uploaded rack with false jokers and its indicator
     data, scene = render_rack()
     fake.set_reads(scene_reads(scene))
     at.file_uploader[0].set_value(("rack.jpg", data, "image/jpeg")).run()
     assert_clean(at)
-    text = page_words(at)
-    assert not latin_tiles(text), latin_tiles(text)
+    text = assert_turkish(at)
     assert "sahte okey" in text.lower()
+    # the scores: a table started and a round recorded, in Turkish
+    at.number_input(key="n_players").set_value(3).run()
+    at.text_input(key="player_names").input("Ayşe, Emre, Deniz").run()  # ("Can" is a name, and English)
+    at.button(key="start_scores").click().run()
+    at.selectbox(key="r_winner").set_value("Emre").run()
+    at.button(key="r_add").click().run()
+    assert_clean(at)
+    assert app_state(at).scores.totals() == [18, 20, 18]
+    assert_turkish(at)
     # the English page keeps the project's notation
     at.radio(key="lang_pick").set_value("en").run()
     assert latin_tiles(page_words(at))
