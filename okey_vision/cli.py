@@ -33,7 +33,7 @@ PLUGINS: dict[str, tuple[str, str]] = {
     "calibrate": ("okey_vision.calibrate_command", "learn your own tile set from your corrections"),
 }
 #: The optional extra each subcommand's packages come from.
-EXTRAS: dict[str, str] = {"synth": "train", "read": "vision", "check": "vision", "calibrate": "vision"}
+EXTRAS: dict[str, str] = {"synth": "synth", "read": "vision", "check": "vision", "calibrate": "vision"}
 #: An error line is cut to this many characters (a bad input is quoted in it).
 MAX_ERROR = 400
 

@@ -192,3 +192,14 @@ def test_the_turkish_word_list_is_what_the_pages_say():
     for term in terms:
         for part in term.split(" / "):
             assert re.search(rf"(?<!\w){re.escape(part.lower())}", turkish), f"{part!r} is said nowhere"
+
+
+def test_every_link_of_the_readme_lies_in_the_repository():
+    # Issue 36: the rules link pointed outside the repository (../shared/...), broken in a clone.
+    for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", readme()):
+        if re.match(r"https?://", target):
+            continue
+        assert not target.startswith("../") and (ROOT / target).exists(), target
+    assert "](docs/rules.md)" in readme()
+    rules = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert "12-13-1" in rules and "13-1-2" in rules and "seven pairs" in rules
