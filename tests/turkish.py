@@ -24,8 +24,8 @@ from okey_vision.ui.text import ERRORS_TR, TEXT
 #: camera, a select box, a text box, the status widget, the main menu).
 STREAMLIT = ("Drag and drop file here", "Drag and drop files here", "Browse files", "Limit 200MB per file",
              "per file", "Upload", "Take Photo", "Clear photo", "Press Enter to apply", "Choose an option",
-             "No results", "Running", "Stop", "Deploy", "Rerun", "Settings", "Print", "Record a screencast",
-             "About", "Clear cache", "Delete", "Remove", "Switch camera")
+             "Choose options", "No results", "Running", "Stop", "Deploy", "Rerun", "Settings", "Print",
+             "Record a screencast", "About", "Clear cache", "Delete", "Remove", "Switch camera")
 
 WORD = re.compile(r"[A-Za-zÇĞİÖŞÜçğıöşü]+")
 #: Not words of a language: options, the program and its commands, paths and file names, template fields.

@@ -111,6 +111,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "remove": ("(remove)", "(çıkar)"),
     "add_tile": ("Add a tile", "Taş ekle"),
     "add_placeholder": ("choose a tile", "bir taş seç"),
+    "pick_placeholder": ("choose", "seç"),
     "add": ("Add", "Ekle"),
     "clear": ("Clear all", "Hepsini sil"),
     "type_hand": ("Or type the whole hand", "Ya da bütün eli yaz"),

@@ -265,7 +265,7 @@ def tap_picker(app: AppState, i: int) -> None:
 
     tile = app.entries[i].name
     st.selectbox(tx("tapped_tile", k=i + 1, tile=tile), [remove, *TILE_NAMES],
-                 index=TILE_NAMES.index(tile) + 1, key=key, on_change=changed,
+                 index=TILE_NAMES.index(tile) + 1, key=key, on_change=changed, placeholder=tx("add_placeholder"),
                  format_func=lambda v: v if v == remove else tile_word(v, app.lang))
 
 
@@ -280,4 +280,4 @@ def indicator_tap_picker(app: AppState) -> None:
     ind = app.round.indicator
     name = ind.name if ind is not None else FACE_NAMES[0]
     st.selectbox(tx("tapped_indicator", tile=name), FACE_NAMES, index=FACE_NAMES.index(name), key=key,
-                 on_change=changed, format_func=lambda v: tile_word(v, app.lang))
+                 on_change=changed, format_func=lambda v: tile_word(v, app.lang), placeholder=tx("add_placeholder"))
