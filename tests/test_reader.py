@@ -266,11 +266,15 @@ def test_cli_read_solve(reader: RackReader, tmp_path, capsys) -> None:
 
 
 def test_cli_solve_needs_indicator(tmp_path, capsys) -> None:
-    photo = tmp_path / "x.png"
-    cv2.imwrite(str(photo), np.full((50, 50, 3), 60, np.uint8))
+    photo = tmp_path / "x.png"  # a rack with no indicator beside it
+    cv2.imwrite(str(photo), render_scene(RACK_SEEDS[1], CLEAN_RACK).image)
     assert cli.main(["read", str(photo), "--solve"]) == 2
     err = capsys.readouterr().err
-    assert "--indicator" in err and err.count("\n") == 1  # one sentence: the photo shows no indicator
+    assert "shows no indicator beside the rack" in err and "--indicator" in err and err.count("\n") == 1
+    cv2.imwrite(str(photo), np.full((300, 400, 3), 60, np.uint8))  # a table with no tile at all
+    assert cli.main(["read", str(photo), "--advise"]) == 2
+    err = capsys.readouterr().err
+    assert "no tiles read on a rack" in err and err.count("\n") == 1
 
 
 def test_cli_read_advise_takes_the_indicator_beside_the_rack(reader: RackReader, capsys) -> None:
@@ -290,6 +294,9 @@ def test_cli_read_advise_takes_the_indicator_beside_the_rack(reader: RackReader,
     assert cli.main(["read", str(SAMPLE_PATH), "--advise", "--lang", "tr", "--backend", backend]) == 0
     text = capsys.readouterr().out
     assert "Gösterge kırmızı 3: fotoğrafta ıstakanın yanındaki taş" in text
+    from turkish import english_words, latin_tiles
+
+    assert not english_words(text) and not latin_tiles(text), (english_words(text), latin_tiles(text))
 
 
 # -- hostile input and shared readers (issue 11) ----------------------------------------

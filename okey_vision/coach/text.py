@@ -219,6 +219,10 @@ SENTENCES: dict[str, tuple[str, str]] = {
     "read_apart": ("  apart: {tiles}", "  ıstakanın dışında: {tiles}"),
     "read_indicator": ("Indicator {ind}: the tile beside the rack in the photo (give another with --indicator).",
                        "Gösterge {ind}: fotoğrafta ıstakanın yanındaki taş (başkası için --indicator ver)."),
+    "read_no_tiles": ("{photo}: no tiles read on a rack, nothing to solve or advise; take the photo closer, with "
+                      "the whole rack in the frame.",
+                      "{photo}: ıstakada taş okunamadı, çözülecek ya da önerilecek bir şey yok; fotoğrafı daha "
+                      "yakından, bütün ıstaka görünecek şekilde çek."),
     "read_include_apart": ("--include-apart counts the tiles apart from the rack as the hand's: give the indicator "
                            "with --indicator.",
                            "--include-apart ıstakanın dışındaki taşları da elden sayar: göstergeyi --indicator ile "

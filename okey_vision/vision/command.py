@@ -61,6 +61,10 @@ def run(args: argparse.Namespace) -> int:
                  "tiles": [dict(r.to_dict(), low_confidence=r.low_confidence) for r in reads],
                  "hand": hand}
     told = None  # the sentence saying the indicator was taken from the photo
+    if (args.solve or args.advise) and not [r for r in reads if args.include_apart or r.row != APART]:
+        from okey_vision.coach.text import say
+
+        raise CliError(say("read_no_tiles", lang, photo=args.photo).rstrip("."))
     if indicator is None and (args.solve or args.advise) and not args.include_apart:
         from okey_vision.coach.text import say
 
@@ -84,9 +88,7 @@ def run(args: argparse.Namespace) -> int:
     if args.solve:
         from okey_vision.cli import solve_result
 
-        if held is None or not held.tiles:
-            raise CliError(f"{args.photo}: no tiles read, nothing to solve; take the photo closer, "
-                           "with the whole rack in the frame")
+        assert held is not None  # tiles were read and an indicator found (checked above)
         out["solve"] = solve_result(held)
         if not args.json:
             from okey_vision.cli import format_solve
