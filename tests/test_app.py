@@ -307,7 +307,7 @@ def test_indicator_and_seen_tiles_are_kept_across_photos(monkeypatch):
     at.text_input(key="seen_text").input("y9 k1").run()
     assert_clean(at)
     assert app_state(at).round.seen_names() == ["y9", "k1"]
-    assert "2 seen tiles counted" in all_text(at)
+    assert "Seen tiles counted: 2." in all_text(at)
     at.button(key="next_turn").click().run()
     at.text_input(key="seen_text").input("b4").run()
     assert "turn 2: b4" in all_text(at)

@@ -7,6 +7,7 @@ import streamlit as st
 
 from okey_vision.coach import UNREACHABLE, Action
 from okey_vision.coach import text as words
+from okey_vision.lang import count, tiles_words
 from okey_vision.tiles import HAND_SIZE, MAX_HAND, Tile, parse_tile, tile_order
 from okey_vision.ui import render
 from okey_vision.ui.advice import Analysis, action_line, groups_for_display
@@ -71,7 +72,8 @@ def show_advice(app: AppState, a: Analysis) -> None:
         else:
             st.markdown(options_table(a))
     elif advice is not None and len(a.hand.tiles) == HAND_SIZE:
-        outs = tx("outs_list", n=advice.outs, tiles=" ".join(t.name for t in advice.out_tiles)) if advice.outs else ""
+        outs = tx("outs_list", n=count(advice.outs, "out", lang), tiles=tiles_words(advice.out_tiles, lang)) \
+            if advice.outs else ""
         st.caption(tx("fourteen", n=HAND_SIZE, distance=words.distance_text(advice.distance, lang), outs=outs))
         offered_picker(app)
         if a.refused is not None:  # the offered tile cannot be taken (a third copy, ...): why

@@ -11,6 +11,7 @@ from dataclasses import replace
 import streamlit as st
 
 from okey_vision.errors import OkeyError
+from okey_vision.lang import count
 from okey_vision.ui.advice import Move
 from okey_vision.ui.photo import decode_photo, draw_reads, indicator_read, read_photo
 from okey_vision.ui.sample import sample_bytes, sample_truth
@@ -191,7 +192,7 @@ def photo_section(app: AppState, expanded: bool, move: Move | None = None) -> No
         return
     n = len(photo.reads.reads) if photo.reads else 0
     label = tx("sample") if photo.name == SAMPLE else photo.name
-    with st.expander(tx("photo_section", label=label, n=n), expanded=expanded):
+    with st.expander(tx("photo_section", label=label, n=count(n, "tile", app.lang)), expanded=expanded):
         show_photo(app, label, move)
 
 
@@ -209,7 +210,8 @@ def show_photo(app: AppState, label: str, move: Move | None = None) -> None:
     with wide:
         tap = photo_tap(app, image) if got else None
         if tap is None:
-            st.image(image, caption=tx("photo_caption", label=label, n=len(reads)) if got else label,
+            st.image(image, caption=tx("photo_caption", label=label, n=count(len(reads), "tile", app.lang)) if got
+                     else label,
                      width="stretch", output_format="JPEG")
     if tap and view is not None and tap.get("unix_time") != app.tap_seen:
         app.tap_seen = tap.get("unix_time")
