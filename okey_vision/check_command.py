@@ -82,10 +82,12 @@ def run(args: argparse.Namespace) -> int:
     except UsageError as exc:
         raise CliError(str(exc)) from None
     jobs = [Job.of_path(p, indicator) for p in photos]
+    from functools import partial
+
     from okey_vision.ui.report import figure as draw
 
-    figure = draw if html is not None else None  # the photos are drawn only for the report
     lang = Lang.of(getattr(args, "lang", Lang.EN))
+    figure = partial(draw, lang=lang) if html is not None else None  # the photos are drawn only for the report
     bar = progress(len(jobs), any(Path(p).is_dir() for p in args.paths))
     checked = []
     for c in check_all(jobs, scheme=args.scheme, figure=figure):

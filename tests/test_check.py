@@ -430,9 +430,13 @@ def test_the_page_box_fills_only_the_photos_that_show_none_and_the_card_says_so(
     from streamlit.testing.v1 import AppTest
     from turkish import english_words, latin_tiles
 
+    from okey_vision.ui import report
     from okey_vision.ui import testing as fake
     from okey_vision.ui.state import KEY
 
+    drawn_in = []  # the language each photo's labels are drawn in (Turkish: chips, never "r3 ind")
+    draw = report.figure
+    monkeypatch.setattr(report, "figure", lambda photo, v, lang=Lang.EN: drawn_in.append(lang) or draw(photo, v, lang))
     monkeypatch.setenv("OKEY_VISION_APP_READER", "okey_vision.ui.testing:reader")
     fake.set_reads(reads_of(WIN15, apart="r3", low=(4,)))
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
@@ -458,6 +462,7 @@ def test_the_page_box_fills_only_the_photos_that_show_none_and_the_card_says_so(
     assert "Gösterge siyah 2 (gösterge göstermeyen fotoğraflar için seçilen), okey siyah 3." in body
     assert "#5 sarı 6" in body  # the read to check by eye, in words
     assert not english_words(body) and not latin_tiles(body), (english_words(body), latin_tiles(body))
+    assert drawn_in == [Lang.EN, Lang.EN, Lang.TR]  # the photo drawn again with Turkish labels
 
 
 @needs_reader

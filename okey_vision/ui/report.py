@@ -63,16 +63,17 @@ table.rows th,table.rows td{text-align:left;padding:4px 8px;border-bottom:1px so
 </style>"""
 
 
-def figure(photo: Photo, verdict: Verdict) -> bytes:
+def figure(photo: Photo, verdict: Verdict, lang: Lang = Lang.EN) -> bytes:
     """The photo with every read boxed and labelled as the app draws it
-    (long side :data:`FIGURE_SIDE`), JPEG bytes."""
+    (long side :data:`FIGURE_SIDE`; in Turkish the labels are coloured
+    chips, never the Latin notation), JPEG bytes."""
     import cv2
     import numpy as np
 
     from okey_vision.ui.photo import draw_reads
 
     reads = [r.scaled(photo.scale) for r in verdict.reads]  # input pixels -> the decoded image's
-    rgb = draw_reads(photo.image, reads, verdict.indicator, max_side=FIGURE_SIDE)
+    rgb = draw_reads(photo.image, reads, verdict.indicator, max_side=FIGURE_SIDE, lang=lang)
     ok, buf = cv2.imencode(".jpg", np.ascontiguousarray(rgb[:, :, ::-1]), [cv2.IMWRITE_JPEG_QUALITY, FIGURE_QUALITY])
     return buf.tobytes() if ok else b""
 

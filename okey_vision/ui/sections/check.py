@@ -7,6 +7,7 @@ phone page keeps its room), or ``?page=check``."""
 from __future__ import annotations
 
 import hashlib
+from functools import partial
 from html import escape
 
 import streamlit as st
@@ -46,7 +47,7 @@ def check_page(app: AppState) -> None:
     if not files:
         return
     uploads = [(f.name, f.getvalue()) for f in files]
-    key = signature(uploads, fallback, app.scheme)
+    key = signature(uploads, fallback, app.scheme, app.lang)
     if app.checks is None or app.checks.key != key:
         read, msg = reader()
         if read is None:
@@ -57,9 +58,10 @@ def check_page(app: AppState) -> None:
     show_checks(app, list(app.checks.checked))
 
 
-def signature(uploads: list[tuple[str, bytes]], fallback: str | None, scheme: str) -> str:
-    """What a check depends on: the photos' names and bytes, the indicator chosen, the scheme."""
-    h = hashlib.sha1(f"{fallback}|{scheme}".encode())
+def signature(uploads: list[tuple[str, bytes]], fallback: str | None, scheme: str, lang: str = "en") -> str:
+    """What a check depends on: the photos' names and bytes, the indicator chosen, the scheme, the
+    language (the photos' labels are drawn in it)."""
+    h = hashlib.sha1(f"{fallback}|{scheme}|{lang}".encode())
     for name, data in uploads:
         h.update(name.encode() + b"\0" + hashlib.sha1(data).digest())
     return h.hexdigest()
@@ -71,7 +73,7 @@ def run_checks(uploads: list[tuple[str, bytes]], fallback: str | None, app: AppS
     jobs = [Job.of_upload(name, data, indicator) for name, data in uploads]
     bar = st.progress(0.0, text=words.checking(len(jobs), app.lang))
     done: list[Checked] = []
-    for c in check_all(jobs, read, app.scheme, report.figure, app=True):
+    for c in check_all(jobs, read, app.scheme, partial(report.figure, lang=app.lang), app=True):
         done.append(c)
         bar.progress(len(done) / len(jobs), text=words.checking(len(jobs), app.lang))
     bar.empty()
