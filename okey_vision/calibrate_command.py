@@ -57,6 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Carry out the action; print its lines."""
+    from okey_vision.calibrate.text import said
     from okey_vision.errors import require
 
     lang = Lang.of(getattr(args, "lang", Lang.EN))
@@ -69,22 +70,25 @@ def run(args: argparse.Namespace) -> int:
         require(module, "vision", "calibrating the reader")
     from okey_vision.calibrate import learn
     from okey_vision.calibrate.store import Store, photo_hash
+    from okey_vision.errors import printable
     from okey_vision.tiles import parse_hand
-    from okey_vision.vision.io import load_photo
+    from okey_vision.vision.io import decode_image, read_photo_file
     from okey_vision.vision.reader import RackReader
 
     reader = RackReader()
     if args.action == "add":
         tiles = [t.name for t in parse_hand(args.tiles)]
-        photo = load_photo(args.photo)
-        with open(args.photo, "rb") as fh:
-            key = photo_hash(fh.read())
-        added = learn.add_photo(reader, Store(), photo.image, key, tiles)
+        name = printable(str(args.photo))
+        data, header = read_photo_file(args.photo)  # read once, bounded: decoded and hashed from the same bytes
+        photo = decode_image(data, name, header=header)
+        store = Store()
+        notes = store.tidy()
+        added = learn.add_photo(reader, store, photo.image, photo_hash(data), tiles)
         if added.refused:  # one error line, exit status 2 (cli.main): nothing was stored
             from okey_vision.cli import CliError
 
-            raise CliError(added.line(str(args.photo), lang))
-        print(added.line(str(args.photo), lang))
+            raise CliError(added.line(name, lang))
+        print("\n".join([*said(notes, lang), added.line(name, lang)]))
         return 0
     if args.action == "fit":
         print("\n".join(learn.learn(reader).lines(lang)))

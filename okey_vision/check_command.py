@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from contextlib import ExitStack
 
 from okey_vision.lang import Lang
 from okey_vision.scoring import COUNTDOWN, SCHEMES
@@ -69,7 +70,9 @@ def run(args: argparse.Namespace) -> int:
 
     for module in ("numpy", "cv2"):
         require(module, "vision", "checking photos")
-    from okey_vision.check.photos import Job, UsageError, check_all, photos_in
+    from okey_vision.check.photos import Job, UsageError, photos_in
+    from okey_vision.errors import printable
+    from okey_vision.files import Pending
 
     indicator = parse_tile(args.indicator) if args.indicator else None
     if indicator is not None and indicator.is_false_joker:
@@ -82,29 +85,44 @@ def run(args: argparse.Namespace) -> int:
     except UsageError as exc:
         raise CliError(str(exc)) from None
     jobs = [Job.of_path(p, indicator) for p in photos]
-    from functools import partial
+    # The report's file is made (as a temporary file beside it) before any photo is read: a place that
+    # cannot be written fails now; the earlier report is replaced whole at the end, never emptied first.
+    with ExitStack() as done:
+        report = done.enter_context(Pending(html, "no photo was read")) if html is not None else None
+        checked = check_rows(jobs, args, report is not None)
+        if report is not None:
+            from okey_vision.ui.report import report_html
 
+            report.outcome = "the photos were checked, the earlier report is as it was"
+            lang = Lang.of(getattr(args, "lang", Lang.EN))
+            report.write(report_html(checked, lang, args.scheme).encode("utf-8", "replace"))
+            report.commit()
+            from okey_vision.check import text as words
+
+            print(words.say("report_written", lang, path=printable(str(html))), file=sys.stderr)
+    return ALL_DECLARE if all(c.verdict.can_declare for c in checked) else NOT_ALL
+
+
+def check_rows(jobs: list, args: argparse.Namespace, drawn: bool) -> list:
+    """Check every photo, printing its row (and the summary) as it comes; the checked photos."""
+    from functools import partial
+    from pathlib import Path
+
+    from okey_vision.check.photos import check_all
     from okey_vision.ui.report import figure as draw
 
     lang = Lang.of(getattr(args, "lang", Lang.EN))
-    figure = partial(draw, lang=lang) if html is not None else None  # the photos are drawn only for the report
     bar = progress(len(jobs), any(Path(p).is_dir() for p in args.paths))
     checked = []
+    figure = partial(draw, lang=lang) if drawn else None  # drawn only for the report, its labels in the language
     for c in check_all(jobs, scheme=args.scheme, figure=figure):
         checked.append(c)
         say(row_json(c.verdict, lang) if args.json else row_lines(c.verdict, lang), bar)
     if bar is not None:
         bar.close()
     if not args.json:
-        print(summary_line([c.verdict for c in checked], lang))
-    if html is not None:
-        from okey_vision.ui.report import report_html
-
-        html.write_text(report_html(checked, lang, args.scheme), encoding="utf-8")
-        from okey_vision.check import text as words
-
-        print(words.say("report_written", lang, path=html), file=sys.stderr)
-    return ALL_DECLARE if all(c.verdict.can_declare for c in checked) else NOT_ALL
+        say(summary_line([c.verdict for c in checked], lang), None)
+    return checked
 
 
 def progress(total: int, folders: bool):
@@ -119,12 +137,21 @@ def progress(total: int, folders: bool):
 
 
 def say(text: str, bar) -> None:
-    """Print a row (above the bar, when there is one) and advance the bar."""
-    if bar is None:
-        print(text, flush=True)
-        return
-    bar.write(text, file=sys.stdout)
-    bar.update(1)
+    """Print a row (above the bar, when there is one) and advance the bar;
+    :class:`~okey_vision.errors.FileError` when the output cannot be written
+    (a redirection to a full disk)."""
+    try:
+        if bar is None:
+            print(text, flush=True)
+            return
+        bar.write(text, file=sys.stdout)
+        bar.update(1)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        from okey_vision.errors import FileError
+
+        raise FileError.of("the standard output", exc, outcome="the rows after it were not printed") from None
 
 
 def row_json(v, lang: Lang = Lang.EN) -> str:

@@ -13,8 +13,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 
 from okey_vision.errors import OkeyError, clip
 from okey_vision.lang import Lang
@@ -117,18 +119,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.argv = argv
     lang = Lang.of(getattr(args, "lang", Lang.EN))
     try:
-        return runners[args.command](args)
+        code = runners[args.command](args)
+        sys.stdout.flush()  # a full disk under a redirection fails here at the latest: said below
+        return code
     except BrokenPipeError:  # the reader went away (| head): nothing more to say
         sys.stderr.close()
         return 0
     except OkeyError as exc:
-        from okey_vision.ui.text import error_message  # a domain error in the language asked for
+        from okey_vision.lang import error_message  # a domain error in the language asked for
 
         return _fail(args.command, error_message(exc, lang), lang)
+    except OSError as exc:  # a write that failed past the command's own checks: one line, never a traceback
+        return _fail(args.command, str(_write_failure(exc)), lang)
     except ImportError as exc:  # an optional extra that is not installed
         extra = EXTRAS.get(args.command, "vision")
         return _fail(args.command, f"needs the '{exc.name or exc}' package: "
                                    f"pip install 'okey-vision[{extra}]'")
+
+
+def _write_failure(exc: OSError) -> OkeyError:
+    """An OS error no command caught, as one sentence: the file it names; a
+    write error naming none is the standard output's (the commands' own
+    files are written through :mod:`okey_vision.files`, which names them),
+    whose rest then goes nowhere."""
+    import errno
+
+    from okey_vision.errors import FileError, os_reason
+
+    if exc.filename:
+        return FileError.of(exc.filename, exc, doing="use")
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO):
+        with open(os.devnull, "w") as sink, suppress(OSError, ValueError):  # no file behind it: nothing to do
+            os.dup2(sink.fileno(), sys.stdout.fileno())  # what is left in the buffer is not written at exit
+        return FileError.of("the standard output", exc, outcome="what was printed is cut short")
+    return OkeyError(f"the command failed: {os_reason(exc)}")
 
 
 def _fail(command: str, message: str, lang: Lang = Lang.EN) -> int:

@@ -46,7 +46,9 @@ class ImageProblem(str, Enum):
     MISSING = "missing"
     FOLDER = "folder"
     UNREADABLE = "unreadable"
+    NOT_FILE = "not_file"
     EMPTY = "empty"
+    FILE_TOO_LARGE = "file_too_large"
     NOT_IMAGE = "not_image"
     HEADER = "header"
     TOO_SMALL = "too_small"
@@ -63,7 +65,9 @@ _IMAGE_SENTENCES = {
     ImageProblem.MISSING: "no such file",
     ImageProblem.FOLDER: "is a folder, not an image",
     ImageProblem.UNREADABLE: "cannot be read ({why})",
+    ImageProblem.NOT_FILE: "not a regular file ({kind}): only photo files are read",
     ImageProblem.EMPTY: "the file is empty",
+    ImageProblem.FILE_TOO_LARGE: "the file is too large ({size} MB; a photo file is at most {limit} MB)",
     ImageProblem.NOT_IMAGE: "not an image file ({formats} expected)",
     ImageProblem.HEADER: "the photo is damaged: its {format} header is cut short or malformed",
     ImageProblem.TOO_SMALL: "the photo is too small ({width}x{height} pixels) to read tiles",
@@ -98,12 +102,79 @@ class ModelError(OkeyError):
     """A reader weight file that is missing, truncated or not a model."""
 
 
+class FileError(OkeyError):
+    """A file or folder of the program's that cannot be written or read (a
+    read-only or full disk, a file where a folder belongs, a folder where a
+    file does): the message names the path and why, and says that nothing was
+    changed.
+
+    >>> import errno
+    >>> str(FileError.of("/data/x.jsonl", OSError(errno.ENOSPC, "No space left on device")))
+    'cannot write /data/x.jsonl: the disk is full'
+    """
+
+    @classmethod
+    def of(cls, path: object, exc: BaseException | str, doing: str = "write", outcome: str = "") -> FileError:
+        """The error for ``doing`` (write, read, remove) ``path``, from the OS
+        error ``exc`` (or a reason), and what became of the work (``outcome``)."""
+        why = exc if isinstance(exc, str) else os_reason(exc)
+        tail = f"; {outcome}" if outcome else ""
+        return cls(f"cannot {doing} {clip(str(path), PATH_LIMIT)}: {why}{tail}", "file", path=str(path), why=why)
+
+
+#: Plain words for the OS errors a write meets (errno name -> reason).
+_REASONS = {
+    "ENOSPC": "the disk is full", "EDQUOT": "the disk quota is used up", "EROFS": "the disk is read-only",
+    "EACCES": "permission denied", "EPERM": "permission denied", "EISDIR": "it is a folder, not a file",
+    "ENOTDIR": "a file stands where a folder belongs on its path", "EEXIST": "a file stands where a folder belongs",
+    "ENOENT": "its folder does not exist", "ELOOP": "a loop of symbolic links", "ENAMETOOLONG": "the name is too long",
+    "EIO": "an input/output error of the disk",
+}
+
+
+def os_reason(exc: BaseException) -> str:
+    """An OS error's cause in plain words (its own text when it has no plain one).
+
+    >>> import errno
+    >>> os_reason(OSError(errno.EROFS, "Read-only file system")), os_reason(ValueError("odd"))
+    ('the disk is read-only', 'odd')
+    """
+    import errno
+
+    code = getattr(exc, "errno", None)
+    name = errno.errorcode.get(code, "") if isinstance(code, int) else ""
+    if name in _REASONS:
+        return _REASONS[name]
+    return str(getattr(exc, "strerror", None) or exc or type(exc).__name__)
+
+
+def printable(text: str) -> str:
+    """``text`` with what cannot be written as UTF-8 (a file name's
+    undecodable bytes, kept by Python as lone surrogates) as U+FFFD.
+
+    >>> printable("rack\\udcff.jpg")
+    'rack\ufffd.jpg'
+    """
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        pass
+    try:
+        raw = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a lone surrogate not from a file name
+        raw = text.encode("utf-8", "replace")
+    return raw.decode("utf-8", "replace")
+
+
 class MissingExtraError(OkeyError):
     """An optional dependency is not installed; the message names the extra."""
 
 
 #: Most characters of a bad input quoted in an error message.
 QUOTE_LIMIT = 80
+#: Most characters of a path a file error names (a path cut short names nothing).
+PATH_LIMIT = 240
 
 
 def clip(text: object, limit: int = QUOTE_LIMIT) -> str:
@@ -114,7 +185,7 @@ def clip(text: object, limit: int = QUOTE_LIMIT) -> str:
     >>> clip("x" * 200)[-30:]
     'xxxxxxxxxx... (200 characters)'
     """
-    s = str(text)
+    s = printable(str(text))
     if len(s) <= limit:
         return s
     return f"{s[:limit - 3]}... ({len(s)} characters)"

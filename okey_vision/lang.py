@@ -139,6 +139,40 @@ def in_words(text: str, lang: Lang | str = Lang.EN) -> str:
     return out
 
 
+#: Domain errors in Turkish, by the error's key (English: the error's own
+#: message; photo problems: :class:`okey_vision.errors.ImageProblem`).
+ERRORS_TR: dict[str, str] = {
+    "missing": "{name}: böyle bir dosya yok",
+    "folder": "{name}: bir klasör, fotoğraf değil",
+    "unreadable": "{name}: okunamıyor ({why})",
+    "not_file": "{name}: normal bir dosya değil ({kind}): yalnız fotoğraf dosyaları okunur",
+    "empty": "{name}: dosya boş",
+    "file_too_large": "{name}: dosya çok büyük ({size} MB; bir fotoğraf dosyası en çok {limit} MB)",
+    "not_image": "{name}: bu bir fotoğraf değil ({formats} bekleniyor)",
+    "header": "{name}: fotoğraf bozuk: {format} başlığı kesik ya da hatalı",
+    "too_small": "{name}: fotoğraf taş okumak için çok küçük ({width}x{height} piksel)",
+    "too_large": "{name}: görüntü çok büyük ({width}x{height} piksel; en çok {limit} milyon)",
+    "damaged": "{name}: fotoğraf bozuk ve açılamıyor (kesik ya da hatalı {format})",
+    "unknown_tile": "bilinmeyen taş adı {name}: bir renk (kırmızı, sarı, mavi, siyah) ve 1-13 arası bir sayı "
+                    "bekleniyor, örn. 'kırmızı 7', ya da 'sahte okey'",
+    "too_many_copies": "{tile} taşından {n} tane var: sette yalnız {copies} tane olur",
+    "fj_indicator": "sahte okey gösterge olamaz",
+    "hand_too_big": "bir elde en çok {most} taş olur, burada {n} taş var",
+}
+
+
+def error_message(exc: Exception, lang: Lang = Lang.EN) -> str:
+    """A domain error for the player: its own English message, or its
+    Turkish sentence by the error's key (its tiles said in words)."""
+    key = getattr(exc, "key", "")
+    if Lang.of(lang) is Lang.TR and key in ERRORS_TR:
+        fields = dict(getattr(exc, "fields", {}))
+        if isinstance(fields.get("formats"), str):  # the formats' list is joined in English: "BMP or TIFF"
+            fields["formats"] = fields["formats"].replace(" or ", " ya da ")
+        return in_words(ERRORS_TR[key].format(**fields), lang)
+    return in_words(str(exc), lang)
+
+
 def fill(table: Mapping[str, tuple[str, str]], key: str, lang: Lang | str = Lang.EN, **fields: object) -> str:
     """The text ``key`` of ``table`` (key -> (English, Turkish)) in ``lang``,
     its ``{fields}`` filled: every module's words are looked up this one way.
@@ -163,4 +197,5 @@ def fill(table: Mapping[str, tuple[str, str]], key: str, lang: Lang | str = Lang
     return text
 
 
-__all__ = ["TILE_NOTATION", "UNITS", "Lang", "capital", "count", "fill", "in_words", "tile_word", "tiles_words"]
+__all__ = ["ERRORS_TR", "TILE_NOTATION", "UNITS", "Lang", "capital", "count", "error_message", "fill", "in_words",
+           "tile_word", "tiles_words"]

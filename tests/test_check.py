@@ -479,3 +479,102 @@ def test_the_check_in_turkish_says_no_english_word_and_no_latin_tile(folder, tmp
     page = re.sub(r"<[^>]+>", " ", re.sub(r"<style>.*?</style>", " ", page, flags=re.S))
     page = re.sub(re.escape(str(folder)) + r"/\S+", " ", page)
     assert not english_words(page) and not latin_tiles(page), (english_words(page), latin_tiles(page))
+
+
+# ------------------------------------------------ issue 37: the report and the folder under faults ---
+
+def test_every_entry_of_the_folder_gets_a_row_loops_included(tmp_path, capsys):
+    from faults import hostile_folder
+
+    names = hostile_folder(tmp_path / "hands")
+    code, got, err = run_check(capsys, str(tmp_path / "hands"))
+    assert code == 1 and "Traceback" not in err
+    assert [Path(r["photo"]).name for r in got] == names
+    said = {Path(r["photo"]).name: r["error"] for r in got}
+    assert all(said.values()) and "symbolic links" in said["loop-a.jpg"] and "symbolic links" in said["self.jpg"]
+    assert "named pipe" in said["pipe.jpg"] and "folder" in said["shots.jpg"] and "no such file" in said["dangling.jpg"]
+
+
+def test_a_name_that_is_not_utf8_is_shown_with_replacement_characters(tmp_path, capsys):
+    import os
+
+    folder = tmp_path / "hands"
+    folder.mkdir()
+    name = os.fsdecode(b"rack-\xff\xfe.jpg")
+    (folder / name).write_bytes(b"\xff\xd8junk")
+    report = tmp_path / "report.html"
+    code, (row,), err = run_check(capsys, str(folder), "--html", str(report))
+    assert code == 1 and "Traceback" not in err
+    assert Path(row["photo"]).name == "rack-\ufffd\ufffd.jpg" and row["error"].startswith(row["photo"])
+    page = report.read_text(encoding="utf-8")
+    assert "rack-\ufffd\ufffd.jpg" in page
+    code = main(["check", str(folder)])
+    out = capsys.readouterr().out
+    assert code == 1 and out.startswith(f"{folder}/rack-\ufffd\ufffd.jpg: NOT CHECKED. the photo is damaged")
+
+
+@pytest.mark.parametrize("where", ["folder", "read-only"])
+def test_the_report_place_is_checked_before_any_photo_is_read(tmp_path, capsys, monkeypatch, where):
+    from faults import hostile_folder, read_only
+
+    from okey_vision.check import photos
+
+    hostile_folder(tmp_path / "hands")
+    monkeypatch.setattr(photos, "check_all", lambda *a, **k: pytest.fail("a photo was read"))
+    out = tmp_path / "out"
+    out.mkdir()
+    with read_only(out) if where == "read-only" else _as_is(out) as folder:
+        if folder is None:
+            pytest.skip("no read-only folder can be made here")
+        target = folder / "report.html"
+        if where == "folder":
+            target.mkdir()
+        code = main(["check", str(tmp_path / "hands"), "--html", str(target)])
+        err = capsys.readouterr().err
+        assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+        assert f"cannot write {target}" in err and "no photo was read" in err
+
+
+class _as_is:
+    def __init__(self, folder: Path):
+        self.folder = folder
+
+    def __enter__(self) -> Path:
+        return self.folder
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def test_a_report_that_cannot_be_written_leaves_the_earlier_one_whole(tmp_path, capsys):
+    from faults import full_disk, hostile_folder
+
+    hostile_folder(tmp_path / "hands")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "report.html").write_text("<p>the earlier report</p>", encoding="utf-8")
+    with full_disk(out, free=0) as folder:
+        if folder is None:
+            pytest.skip("no small disk can be mounted here")
+        code = main(["check", str(tmp_path / "hands"), "--html", str(folder / "report.html"), "--json"])
+        captured = capsys.readouterr()
+        assert code == 2 and len(captured.out.splitlines()) == 7  # every row printed, then the report failed
+        assert len(captured.err.strip().splitlines()) == 1
+        assert f"cannot write {folder / 'report.html'}: the disk is full" in captured.err
+        assert (folder / "report.html").read_text(encoding="utf-8") == "<p>the earlier report</p>"
+        assert sorted(p.name for p in folder.iterdir()) == [".filler", "report.html"]  # no temporary file left
+
+
+def test_rows_that_cannot_be_printed_are_one_sentence(tmp_path):
+    import subprocess
+    import sys
+
+    from faults import hostile_folder
+
+    hostile_folder(tmp_path / "hands")
+    with open("/dev/full", "w") as full:  # every write: no space left on device
+        done = subprocess.run([sys.executable, "-m", "okey_vision.cli", "check", str(tmp_path / "hands"), "--json"],
+                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip() == ("okey-vision check: error: cannot write the standard output: the disk is full; "
+                                   "the rows after it were not printed.")

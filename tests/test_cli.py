@@ -185,3 +185,19 @@ def test_the_command_line_says_nothing_in_english_on_turkish(capsys):
         out, err = capsys.readouterr()
         said = out + err
         assert said.strip() and not latin_tiles(said) and not english_words(said), (argv, said)
+
+
+@pytest.mark.parametrize("args", [["solve", "-i", "r3", "r1", "r2", "r3"],
+                                  ["read", "okey_vision/data/sample_rack.jpg", "--json"]])
+def test_output_to_a_full_disk_is_one_sentence(args):
+    # issue 37: /dev/full refuses every write (no space left on device), as a redirection to a full disk does
+    from pathlib import Path
+
+    if args[0] == "read":
+        pytest.importorskip("onnxruntime")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "okey_vision.cli", *args], stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=300, cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 2
+    assert done.stderr == (f"okey-vision {args[0]}: error: cannot write the standard output: the disk is full; "
+                           "what was printed is cut short.\n")

@@ -36,6 +36,9 @@ from types import ModuleType
 import numpy as np
 
 from okey_vision.calibrate.align import rack_pairs
+from okey_vision.calibrate.text import Note
+from okey_vision.errors import FileError
+from okey_vision.files import atomic_write, set_aside
 from okey_vision.vision.calibration import Calibration, data_dir
 from okey_vision.vision.reader import RackReader
 
@@ -164,21 +167,45 @@ def guard(reader: RackReader, calibration: Calibration, folder: str | Path | Non
     name, found = judge if judge is not None else cases()
     cache = Path(folder if folder is not None else data_dir()) / CACHE
     key = f"{reader.models_key}|{name}|{len(found)}"
-    try:
-        known = json.loads(cache.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        known = {}
-    if isinstance(known.get(key), list):
-        shipped, tiles = (int(v) for v in known[key])
+    known = kept_scores(cache)
+    if key in known:
+        shipped, tiles = known[key]
     else:
         shipped, tiles = score_all(reader.with_calibration(False), found)
         try:
             cache.parent.mkdir(parents=True, exist_ok=True)
-            cache.write_text(json.dumps({key: [shipped, tiles]}), encoding="utf-8")
-        except OSError:
+            atomic_write(cache, json.dumps({key: [shipped, tiles]}).encode("utf-8"))
+        except (OSError, FileError):
             pass  # a read-only folder: measured again next time
     calibrated, _ = score_all(reader.with_calibration(calibration), found)
     return Verdict(name, len(found), tiles, shipped, calibrated, time.perf_counter() - t0)
 
 
-__all__ = ["KINDS", "REAL_ENV", "Verdict", "cases", "guard", "real_cases", "sample_cases", "score_all"]
+def kept_scores(cache: Path, notes: list[Note] | None = None) -> dict[str, tuple[int, int]]:
+    """The shipped reader's scores kept in ``cache`` (judge and models ->
+    (tiles right, tiles)); a file that is not such a record is set aside
+    (said in ``notes``) and the scores are measured again."""
+    try:
+        raw = cache.read_bytes()
+    except OSError:  # none yet (or unreadable): measured again
+        return {}
+    try:
+        known = json.loads(raw.decode("utf-8"))
+        if not isinstance(known, dict):
+            raise ValueError("not a record")
+        scores = {str(k): (int(v[0]), int(v[1])) for k, v in known.items()}
+        if any(not (0 <= right <= tiles) for right, tiles in scores.values()):
+            raise ValueError("scores out of range")
+    except (ValueError, TypeError, IndexError, KeyError):
+        try:
+            aside = set_aside(cache)
+        except FileError:
+            return {}
+        if notes is not None:
+            notes.append(("cache_set_aside", {"path": cache, "aside": aside.name}))
+        return {}
+    return scores
+
+
+__all__ = ["CACHE", "KINDS", "REAL_ENV", "Verdict", "cases", "guard", "kept_scores", "real_cases", "sample_cases",
+           "score_all"]

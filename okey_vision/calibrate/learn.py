@@ -14,11 +14,12 @@ import numpy as np
 
 from okey_vision.calibrate.align import enough, rack_pairs
 from okey_vision.calibrate.fit import LEARNS_FROM, fit
-from okey_vision.calibrate.guard import Verdict, guard
+from okey_vision.calibrate.guard import CACHE, Verdict, guard, kept_scores
 from okey_vision.calibrate.store import Store, crop_of
-from okey_vision.calibrate.text import say
+from okey_vision.calibrate.text import Note, said, say
+from okey_vision.errors import FileError
 from okey_vision.lang import Lang, count
-from okey_vision.vision.calibration import Calibration, CalibrationError, calibration_path
+from okey_vision.vision.calibration import Calibration, CalibrationError, calibration_path, load_or_set_aside
 from okey_vision.vision.reader import RackReader
 from okey_vision.vision.reads import TileRead
 
@@ -76,18 +77,22 @@ class Learned:
     verdict: Verdict | None = None
     saved: Path | None = None
     seconds: float = 0.0
+    #: What was found damaged and set aside on the way.
+    notes: tuple[Note, ...] = ()
 
     def lines(self, lang: Lang = Lang.EN) -> list[str]:
         """What was learned, and whether it is used and why; or why nothing
         was learned and what more would help: in sentences."""
         cal = self.calibration
         if cal is None:
-            return [say("nothing_stored", lang)]
+            return said(self.notes, lang) + [say("nothing_stored", lang)]
         seen = dict(crops=count(cal.crops, "tile", lang), photos=count(cal.photos, "photo", lang),
                     seconds=f"{self.seconds:.0f}")
         if not cal.active:
-            return [say("looked", lang, **seen), *part_lines(cal, lang), why_nothing(cal, lang)]
-        out = [say("learned", lang, **seen)]
+            return [*said(self.notes, lang), say("looked", lang, **seen), *part_lines(cal, lang),
+                    why_nothing(cal, lang)]
+        out = said(self.notes, lang)
+        out.append(say("learned", lang, **seen))
         out += part_lines(cal, lang)
         v = self.verdict
         if v is not None:
@@ -116,7 +121,7 @@ def part_lines(cal: Calibration, lang: Lang = Lang.EN) -> list[str]:
     out = []
     for part in ("colour", "number"):
         r = cal.report.get(part) or {}
-        if not r.get("crops"):
+        if not r.get("crops") or "errors_before" not in r or "errors_after" not in r:
             continue
         key = "part" if r.get("used") else ("part_unused" if r.get("errors_before") else "part_right")
         out.append(say(key, lang, part=say(f"label.{part}", lang), crops=count(r["crops"], "tile", lang),
@@ -165,12 +170,14 @@ def learn(reader: RackReader, folder: str | Path | None = None) -> Learned:
     the fit, and save it when it passes (else the reader stays as it was)."""
     t0 = time.perf_counter()
     store = Store(folder)
+    notes = store.tidy()
+    kept_scores(store.folder / CACHE, notes)  # a damaged file of the guard's scores set aside, and said
     crops, tiles, photos = store.samples()
     if not crops:
-        return Learned(None)
+        return Learned(None, notes=tuple(notes))
     cal = fit(reader, crops, tiles, photos)
     if not cal.active:
-        return Learned(cal, seconds=time.perf_counter() - t0)
+        return Learned(cal, seconds=time.perf_counter() - t0, notes=tuple(notes))
     full = verdict = guard(reader, cal, store.folder)
     used = cal
     for strength in STRENGTHS[1:]:
@@ -181,32 +188,45 @@ def learn(reader: RackReader, folder: str | Path | None = None) -> Learned:
     cal = used if verdict.passed else cal
     cal = replace(cal, report={**cal.report, "guard": verdict.to_dict(), "full_guard": full.to_dict()})
     saved = cal.save(calibration_path(store.folder)) if verdict.passed else None
-    return Learned(cal, verdict if verdict.passed else full, saved, time.perf_counter() - t0)
+    return Learned(cal, verdict if verdict.passed else full, saved, time.perf_counter() - t0, tuple(notes))
 
 
 def reset(folder: str | Path | None = None, forget: bool = False, lang: Lang = Lang.EN) -> list[str]:
     """Remove the calibration (the reader reads as shipped); with ``forget``
-    also the stored tiles. What was done, in sentences."""
+    also the stored tiles, whatever they hold. What was done, in sentences;
+    :class:`~okey_vision.errors.FileError` naming what cannot be removed."""
     store = Store(folder)
+    store.check_folder()
     path = calibration_path(store.folder)
-    out = [say("removed" if path.exists() else "no_calibration", lang)]
-    path.unlink(missing_ok=True)
+    there = path.exists() or path.is_symlink()
+    try:
+        if path.is_dir() and not path.is_symlink():
+            raise FileError.of(path, "it is a folder, not a calibration file", doing="remove",
+                               outcome="the reader still reads as shipped")
+        if there:  # a read-only disk refuses even to remove what is not there
+            path.unlink(missing_ok=True)
+    except OSError as exc:
+        raise FileError.of(path, exc, doing="remove", outcome="the calibration is still used") from None
+    out = [say("removed" if there else "no_calibration", lang)]
     if forget:
-        out.append(say("forgot", lang, n=count(store.forget(), "tile", lang)))
+        out.append(say("forgot", lang, n=store.forget()))
     return out
 
 
 def show(folder: str | Path | None = None, reader: RackReader | None = None, lang: Lang = Lang.EN) -> list[str]:
-    """What is stored and what was learned from how many tiles, in sentences."""
+    """What is stored and what was learned from how many tiles, in sentences
+    (a damaged index's lines or calibration set aside first, and said)."""
     store = Store(folder)
-    kept = store.kept()
-    out = [say("kept_count", lang, crops=count(len(kept), "tile", lang),
-               photos=count(len({k.photo for k in kept}), "photo", lang), folder=store.folder)]
+    found = store.scan()
+    notes = said(store.tidy(found), lang)  # the same tiles kept, their damaged lines set aside
+    kept = found.kept
+    out = notes + [say("kept_count", lang, crops=count(len(kept), "tile", lang),
+                       photos=count(len({k.photo for k in kept}), "photo", lang), folder=store.folder)]
     path = calibration_path(store.folder)
     if not path.exists():
         return out + [say("no_calibration", lang)]
     try:
-        cal = Calibration.load(path)
+        cal = load_or_set_aside(path)
     except CalibrationError as exc:
         return out + [say("not_used", lang, why=str(exc))]
     out.append(say("calibration_of", lang, made=cal.made, crops=count(cal.crops, "tile", lang),

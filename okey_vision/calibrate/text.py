@@ -24,6 +24,25 @@ SENTENCES: dict[str, tuple[str, str]] = {
                 "sıralar yukarıdan aşağıya, her sıra soldan sağa."),
     "no_rack": ("{photo}: no tiles were read on a rack; nothing was stored.",
                 "{photo}: ıstakada taş okunamadı; hiçbir şey saklanmadı."),
+    # the store's damaged lines and files (every command)
+    "lines_set_aside": ("{index}: damaged lines (cut short or not readable) set aside in {aside}: {n}; "
+                        "stored tiles kept: {kept}.",
+                        "{index}: {n} bozuk satır (kesik ya da okunamaz) {aside} dosyasına ayrıldı; saklanan "
+                        "{kept} taş korunuyor."),
+    "lines_skipped": ("{index}: damaged lines (cut short or not readable) skipped: {n}; they could not be "
+                      "set aside ({why}).",
+                      "{index}: {n} bozuk satır (kesik ya da okunamaz) atlanıyor; ayrılamadılar ({why})."),
+    "index_bounded": ("{index} is longer than a store of corrections is read for ({size} MB): only its newest "
+                      "{limit} MB and at most {tiles} tiles are read, and it is not tidied; nothing was deleted.",
+                      "{index} bir düzeltme deposunun okunduğundan uzun ({size} MB): yalnız en yeni {limit} MB'ı ve "
+                      "en çok {tiles} taşı okunuyor, düzenlenmiyor; hiçbir şey silinmedi."),
+    "too_many_tiles": ("{index} holds more than {tiles} tiles: the first {tiles} stored are read, and it is not "
+                       "tidied; nothing was deleted.",
+                       "{index} {tiles} taştan fazlasını tutuyor: saklanan ilk {tiles} taş okunuyor, düzenlenmiyor; "
+                       "hiçbir şey silinmedi."),
+    "cache_set_aside": ("The guard's kept scores {path} were damaged; they were set aside as {aside} and are "
+                        "measured again.",
+                        "Denetimin saklanan sonuçları {path} bozuktu; {aside} olarak ayrıldı ve yeniden ölçülüyor."),
     # calibrate fit
     "nothing_stored": ("No corrections are stored yet: switch on learning in the app and confirm or correct "
                        "reads, or run okey-vision calibrate add PHOTO --tiles \"r1 r2 ...\".",
@@ -84,7 +103,7 @@ SENTENCES: dict[str, tuple[str, str]] = {
                 "Kalibrasyon silindi: okuyucu kurulduğu gibi okuyor."),
     "no_calibration": ("No calibration is there: the reader reads as shipped.",
                        "Kalibrasyon yok: okuyucu kurulduğu gibi okuyor."),
-    "forgot": ("{n} deleted from the store.", "Saklanan {n} silindi."),
+    "forgot": ("Stored tiles deleted: {n}.", "Saklanan taşlar silindi: {n}."),
     "kept_count": ("{crops} of {photos} stored in {folder}.",
                    "{folder} içinde {photos}tan {crops} saklı."),
     "calibration_of": ("Calibration of {made}: learned from {crops} of {photos}.",
@@ -106,9 +125,22 @@ SENTENCES: dict[str, tuple[str, str]] = {
 }
 
 
+#: A sentence found before the language it is said in is known: its key and fields (:func:`said`).
+Note = tuple[str, dict[str, object]]
+
+
 def say(key: str, lang: Lang = Lang.EN, **fields: object) -> str:
     """The sentence or label ``key`` in ``lang``, its ``{fields}`` filled."""
     return fill(SENTENCES, key, lang, **fields)
 
 
-__all__ = ["SENTENCES", "say"]
+def said(notes: list[Note] | tuple[Note, ...], lang: Lang = Lang.EN) -> list[str]:
+    """Each note's sentence in ``lang``.
+
+    >>> said([("forgot", {"n": 3})], Lang.TR)
+    ['Saklanan taşlar silindi: 3.']
+    """
+    return [say(key, lang, **fields) for key, fields in notes]
+
+
+__all__ = ["SENTENCES", "Note", "say", "said"]

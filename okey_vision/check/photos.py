@@ -12,6 +12,13 @@ thread pool bounded by the cores; the reads share one reader, which admits
 ``$OKEY_VISION_PARALLEL`` reads at once (the others queue), so decoding,
 judging and drawing overlap the reads. A photo that fails (empty, damaged,
 no tiles) is one verdict with its error; the others are still checked.
+
+Every entry of a folder named as a photo gets its row, whatever it is: a
+link that leads nowhere or around a loop, a named pipe, a folder named
+``x.jpg`` are each a row with its error. A name that is not UTF-8 (bytes a
+file system allows) is shown with U+FFFD where its bytes cannot be read
+(:func:`~okey_vision.errors.printable`); the file is still opened by its own
+name.
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from okey_vision.check.verdict import CheckError, Source, Verdict, judge
-from okey_vision.errors import OkeyError, clip
+from okey_vision.errors import OkeyError, clip, os_reason, printable
 from okey_vision.scoring import COUNTDOWN
 from okey_vision.tiles import Tile, parse_tile
 from okey_vision.vision.reads import TileRead
@@ -36,6 +43,8 @@ if TYPE_CHECKING:  # the decoded photo's type: numpy loads only when a photo is 
 
 #: The file types a folder's photos are taken from (a file named on its own is checked whatever its name).
 PHOTO_TYPES = frozenset({".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff"})
+#: A sidecar holds a tile's name: more than this many bytes of it are not read.
+SIDECAR_BYTES = 4096
 #: A sidecar line naming the indicator: ``indicator r3`` (also ``indicator: r3``, ``gösterge r3``).
 SIDECAR_LINE = re.compile(r"^\s*(?:indicator|gösterge)\s*[:=]?\s*(?P<tile>\S.*?)\s*$", re.IGNORECASE)
 
@@ -67,13 +76,14 @@ class Job:
     @classmethod
     def of_path(cls, path: Path, fallback: Tile | None = None) -> Job:
         """A photo file: its sidecar's indicator; ``fallback`` (the option's) for a photo that shows none."""
+        name = printable(str(path))
         try:
             side = sidecar_indicator(path)
         except OkeyError as exc:
-            return cls(str(path), path, failure=exc)
+            return cls(name, path, failure=exc)
         if side is not None:
-            return cls(str(path), path, indicator=side, source=Source.SIDECAR)
-        return cls(str(path), path, fallback=fallback)
+            return cls(name, path, indicator=side, source=Source.SIDECAR)
+        return cls(name, path, fallback=fallback)
 
     @classmethod
     def of_upload(cls, name: str, data: bytes, fallback: Tile | None = None) -> Job:
@@ -90,18 +100,22 @@ class Checked:
 
 
 def photos_in(paths: Sequence[str | Path]) -> list[Path]:
-    """The photos named: a file as it is, a folder's photos (by name, not
-    its sub-folders); in the order given. :class:`UsageError` for a path
+    """The photos named: a file as it is, every entry of a folder named as a
+    photo (by name, not its sub-folders' photos; a broken link or a loop
+    too, to be its row); in the order given. :class:`UsageError` for a path
     that does not exist or a folder without photos."""
     found: list[Path] = []
     for given in paths:
         path = Path(given)
         if path.is_dir():
-            inside = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in PHOTO_TYPES)
+            try:
+                inside = sorted(p for p in path.iterdir() if p.suffix.lower() in PHOTO_TYPES)
+            except OSError as exc:
+                raise UsageError(f"{clip(given)}: this folder cannot be read ({os_reason(exc)})") from None
             if not inside:
                 raise UsageError(f"{clip(given)}: no photos in this folder ({', '.join(sorted(PHOTO_TYPES))})")
             found += inside
-        elif path.is_file():
+        elif os.path.lexists(path):  # a file, or a link however broken: its row says what it is
             found.append(path)
         else:
             raise UsageError(f"{clip(given)}: no such file or folder")
@@ -123,7 +137,13 @@ def sidecar_indicator(photo: Path) -> Tile | None:
     side = sidecar_of(photo)
     if side is None:
         return None
-    lines = [ln.strip() for ln in side.read_text(encoding="utf-8", errors="replace").splitlines() if ln.strip()]
+    try:
+        with open(side, "rb") as fh:
+            text = fh.read(SIDECAR_BYTES).decode("utf-8", errors="replace")
+    except OSError as exc:
+        raise CheckError.of("sidecar_unreadable", name=clip(photo), sidecar=clip(side.name), why=os_reason(exc)) \
+            from None
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     named = [m.group("tile") for m in map(SIDECAR_LINE.match, lines) if m]
     candidates = named[:1] or (lines if len(lines) == 1 else [])
     bad = CheckError.of("sidecar", name=clip(photo), sidecar=clip(side.name))

@@ -50,6 +50,8 @@ SENTENCES: dict[str, tuple[str, str]] = {
     "sidecar": ("{name}: its sidecar {sidecar} names no indicator (write 'r3' or 'indicator r3').",
                 "{name}: yanındaki {sidecar} dosyası gösterge söylemiyor ('kırmızı 3' ya da 'gösterge kırmızı 3' "
                 "yaz)."),
+    "sidecar_unreadable": ("{name}: its sidecar {sidecar} cannot be read ({why}).",
+                           "{name}: yanındaki {sidecar} dosyası okunamıyor ({why})."),
     "reader_failed": ("{name}: the reader failed on this photo ({why}).",
                       "{name}: okuyucu bu fotoğrafta hata verdi ({why})."),
     # the report and the page

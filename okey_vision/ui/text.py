@@ -37,7 +37,7 @@ Every message is one sentence per problem ending with its full stop
 
 from __future__ import annotations
 
-from okey_vision.lang import TILE_NOTATION, Lang, fill, in_words, tile_word
+from okey_vision.lang import ERRORS_TR, TILE_NOTATION, Lang, error_message, fill, in_words, tile_word
 
 #: key -> (English, Turkish); ``{name}`` fields are filled by :func:`t`.
 TEXT: dict[str, tuple[str, str]] = {
@@ -222,24 +222,6 @@ TEXT: dict[str, tuple[str, str]] = {
 }
 
 
-#: Domain errors in Turkish, by the error's key (English: the error's own
-#: message; photo problems: :class:`okey_vision.errors.ImageProblem`).
-ERRORS_TR: dict[str, str] = {
-    "missing": "{name}: böyle bir dosya yok",
-    "folder": "{name}: bir klasör, fotoğraf değil",
-    "unreadable": "{name}: okunamıyor ({why})",
-    "empty": "{name}: dosya boş",
-    "not_image": "{name}: bu bir fotoğraf değil ({formats} bekleniyor)",
-    "header": "{name}: fotoğraf bozuk: {format} başlığı kesik ya da hatalı",
-    "too_small": "{name}: fotoğraf taş okumak için çok küçük ({width}x{height} piksel)",
-    "too_large": "{name}: görüntü çok büyük ({width}x{height} piksel; en çok {limit} milyon)",
-    "damaged": "{name}: fotoğraf bozuk ve açılamıyor (kesik ya da hatalı {format})",
-    "unknown_tile": "bilinmeyen taş adı {name}: bir renk (kırmızı, sarı, mavi, siyah) ve 1-13 arası bir sayı "
-                    "bekleniyor, örn. 'kırmızı 7', ya da 'sahte okey'",
-    "too_many_copies": "{tile} taşından {n} tane var: sette yalnız {copies} tane olur",
-    "fj_indicator": "sahte okey gösterge olamaz",
-    "hand_too_big": "bir elde en çok {most} taş olur, burada {n} taş var",
-}
 
 
 def sentence(text: str) -> str:
@@ -250,18 +232,6 @@ def sentence(text: str) -> str:
     """
     text = text.rstrip()
     return text if not text or text.endswith((".", "!", "?")) else text + "."
-
-
-def error_message(exc: Exception, lang: Lang = Lang.EN) -> str:
-    """A domain error for the player: its own English message, or its
-    Turkish sentence by the error's key (its tiles said in words)."""
-    key = getattr(exc, "key", "")
-    if Lang.of(lang) is Lang.TR and key in ERRORS_TR:
-        fields = dict(getattr(exc, "fields", {}))
-        if isinstance(fields.get("formats"), str):  # the formats' list is joined in English: "BMP or TIFF"
-            fields["formats"] = fields["formats"].replace(" or ", " ya da ")
-        return in_words(ERRORS_TR[key].format(**fields), lang)
-    return in_words(str(exc), lang)
 
 
 def t(key: str, lang: Lang = Lang.EN, **fields: object) -> str:

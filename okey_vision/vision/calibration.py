@@ -47,7 +47,8 @@ from pathlib import Path
 
 import numpy as np
 
-from okey_vision.errors import OkeyError, clip
+from okey_vision.errors import FileError, OkeyError, clip
+from okey_vision.vision.crops import COLOR_CLASSES, NUMBER_CLASSES
 
 #: Where the player's corrections and calibration are kept (overrides the user data directory).
 DATA_ENV = "OKEY_VISION_DATA"
@@ -83,6 +84,10 @@ ORIENTATIONS = 9
 
 class CalibrationError(OkeyError):
     """A calibration file that cannot be used (damaged, another format, other models)."""
+
+
+class DamagedCalibration(CalibrationError):
+    """A calibration file cut short, edited or holding values that are not numbers."""
 
 
 def data_dir() -> Path:
@@ -374,9 +379,15 @@ class Calibration:
             bool(np.any(s)) for s in shifts)
 
     def save(self, path: str | Path) -> Path:
-        """Write the calibration (atomically: a reader never sees half a file)."""
+        """Write the calibration whole or not at all (:func:`~okey_vision.files.atomic_write`:
+        a reader never sees half a file); :class:`~okey_vision.errors.FileError` naming it when it cannot."""
+        from okey_vision.files import atomic_write
+
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise FileError.of(path.parent, exc, outcome="the calibration was not saved") from None
         meta = {"format": FORMAT, "light": list(self.light), "crops": self.crops, "photos": self.photos,
                 "made": self.made, "models": self.models, "report": self.report,
                 "colour": list(self.colour.classes) if self.colour else None,
@@ -389,37 +400,159 @@ class Calibration:
         for name, shift in (("colour_shift", self.colour_shift), ("number_shift", self.number_shift)):
             if shift is not None:
                 arrays[name] = np.asarray(shift, np.float64)
-        tmp = path.with_name(path.name + ".tmp")
-        with open(tmp, "wb") as fh:
-            np.savez(fh, **arrays)  # type: ignore[arg-type]  # numpy's stubs type the keywords as bool
-        os.replace(tmp, path)
-        return path
+        # numpy's stubs type savez's keywords as bool
+        return atomic_write(path, lambda fh: np.savez(fh, **arrays),  # type: ignore[arg-type]
+                            outcome="the calibration was not saved")
 
     @classmethod
     def load(cls, path: str | Path) -> Calibration:
-        """The calibration in ``path``; :class:`CalibrationError` naming the file when it cannot be read."""
+        """The calibration in ``path``; :class:`DamagedCalibration` naming the
+        file when it cannot be read (cut short, edited, values that are not
+        numbers), :class:`CalibrationError` when it is of another format."""
         path = Path(path)
-        try:
-            with np.load(path, allow_pickle=False) as z:
-                data = {k: z[k] for k in z.files}
-            meta = json.loads(str(data["meta"]))
-        except (OSError, ValueError, KeyError, EOFError) as exc:
-            raise CalibrationError(f"{clip(path)}: not a calibration file ({clip(str(exc), 60)})") from None
+        data, meta = _read_npz(path)
         if meta.get("format") != FORMAT:
-            raise CalibrationError(f"{clip(path)}: a calibration of another format ({meta.get('format')})")
+            raise CalibrationError(f"{clip(path)}: a calibration of another format ({clip(meta.get('format'), 20)})")
         try:
-            colour = Expert.from_arrays(INK, meta["colour"], data, "colour") if meta.get("colour") else None
-            number = Expert.from_arrays(SHAPE, meta["number"], data, "number") if meta.get("number") else None
-        except (KeyError, ValueError, TypeError) as exc:
-            raise CalibrationError(f"{clip(path)}: a damaged calibration ({clip(str(exc), 60)})") from None
-        light = tuple(float(v) for v in meta.get("light", ()))
-        shifts = {k: np.asarray(data[k], np.float64) if k in data else None for k in ("colour_shift", "number_shift")}
-        if any(v is not None and v.shape != (n,) for v, n in zip(shifts.values(), (5, 14), strict=True)):
-            raise CalibrationError(f"{clip(path)}: a damaged calibration (shifts of the wrong size)")
-        return cls(colour, number, light if len(light) == 6 else (0.0,) * 6, int(meta.get("crops", 0)),
-                   int(meta.get("photos", 0)), str(meta.get("made", "")), str(meta.get("models", "")),
-                   report=dict(meta.get("report") or {}), **shifts)
+            colour = _expert(INK, COLOR_CLASSES, meta.get("colour"), data, "colour")
+            number = _expert(SHAPE, NUMBER_CLASSES, meta.get("number"), data, "number")
+            shifts = {k: _finite(data[k], (n,), k) if k in data else None
+                      for k, n in (("colour_shift", len(COLOR_CLASSES)), ("number_shift", len(NUMBER_CLASSES)))}
+            light = tuple(float(v) for v in _finite(np.asarray(meta.get("light", [0.0] * 6), np.float64), (6,),
+                                                    "light"))
+            report = _report(meta.get("report") or {})
+            made, models = meta.get("made", ""), meta.get("models", "")
+            if not isinstance(made, str) or not isinstance(models, str):
+                raise ValueError("its date or models are not text")
+            crops, photos = _count(meta.get("crops", 0)), _count(meta.get("photos", 0))
+        except (KeyError, ValueError, TypeError, IndexError) as exc:
+            raise DamagedCalibration(f"{clip(path)}: a damaged calibration ({clip(str(exc), 60)})") from None
+        return cls(colour, number, light, crops, photos, made, models, report=report, **shifts)
 
 
-__all__ = ["DATA_ENV", "FILE", "INK", "LIGHT_MARGIN", "SHAPE", "Calibration", "CalibrationError", "Expert",
-           "calibration_path", "crop_light", "data_dir", "ink_features", "models_key", "shape_features", "vote"]
+#: A calibration file is a few tens of kB (19 shifts, two experts of at most 14 x 441 numbers): anything
+#: past this is not one, and is not read (a forged file's arrays could claim gigabytes).
+MAX_FILE_BYTES = 4 << 20
+
+
+def _read_npz(path: Path) -> tuple[dict[str, np.ndarray], dict]:
+    """The arrays and the metadata of a calibration file, every array's size
+    checked before it is read; :class:`DamagedCalibration` for anything else."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise ValueError(f"{size} bytes, more than a calibration holds")
+        with np.load(path, allow_pickle=False) as z:
+            claimed = sum(info.file_size for info in z.zip.infolist())
+            if claimed > MAX_FILE_BYTES:
+                raise ValueError(f"its arrays claim {claimed} bytes, more than a calibration holds")
+            data = {k: z[k] for k in z.files}
+        meta = json.loads(str(data["meta"]))
+        if not isinstance(meta, dict):
+            raise ValueError("its metadata is not a record")
+    # A damaged file makes zipfile, zlib and numpy raise any of a dozen types (BadZipFile, zlib.error,
+    # EOFError, struct.error, UnicodeDecodeError ...): every one means the same here.
+    except Exception as exc:  # noqa: BLE001
+        why = str(exc) or type(exc).__name__
+        raise DamagedCalibration(f"{clip(path)}: not a calibration file ({clip(why, 60)})") from None
+    return data, meta
+
+
+def _finite(values: np.ndarray, shape: tuple[int, ...], name: str) -> np.ndarray:
+    """``values`` as float64 of ``shape``, every one a number (ValueError naming ``name`` otherwise)."""
+    a = np.asarray(values, np.float64)
+    if a.shape != shape:
+        raise ValueError(f"{name} of shape {a.shape}, not {shape}")
+    if not np.isfinite(a).all():
+        raise ValueError(f"{name} holds values that are not numbers")
+    return a
+
+
+#: The fields of a calibration's report that are said (``okey-vision calibrate show``), and their kinds.
+REPORT_PART = {"crops": int, "errors_before": int, "errors_after": int, "used": bool, "shown": dict}
+REPORT_GUARD = {"judge": str, "tiles": int, "shipped": int, "calibrated": int}
+
+
+def _report(report: object) -> dict:
+    """A calibration's report, checked where it is said (ValueError for an edited one)."""
+    if not isinstance(report, dict):
+        raise ValueError("its report is not a record")
+    wanted = {"colour": REPORT_PART, "number": REPORT_PART, "guard": REPORT_GUARD, "full_guard": REPORT_GUARD}
+    for part, fields in wanted.items():
+        value = report.get(part)
+        if value is None:
+            continue
+        required = fields is REPORT_GUARD  # a guard's verdict is said whole; a part's missing counts are not said
+        if not isinstance(value, dict) or any(
+                (name in value or required) and not isinstance(value.get(name), kind) for name, kind in fields.items()):
+            raise ValueError(f"its report's {part} is not as written")
+        shown = value.get("shown") or {}
+        if not all(isinstance(k, str) and isinstance(v, int) for k, v in shown.items()):
+            raise ValueError(f"its report's {part} is not as written")
+    strength = report.get("strength", 1.0)
+    if isinstance(strength, bool) or not isinstance(strength, (int, float)) or not 0 <= strength <= 1:
+        raise ValueError("its report's strength is not a share from 0 to 1")
+    return report
+
+
+def _count(value: object) -> int:
+    """A count from the metadata (ValueError for anything but a whole number >= 0)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"a count of {clip(value, 20)}")
+    return value
+
+
+def _expert(kind: str, classes: Sequence[str], named: object, data: dict[str, np.ndarray],
+            prefix: str) -> Expert | None:
+    """The expert saved under ``prefix``, checked: its network's classes, its
+    arrays' shapes, every number finite (a class never shown: a row of NaN)."""
+    if not named:
+        return None
+    if not isinstance(named, list) or named != list(classes):
+        raise ValueError(f"{prefix} classes {clip(named, 40)}")
+    expert = Expert.from_arrays(kind, classes, data, prefix)
+    k, means = len(classes), expert.means
+    dims = 3 if kind == INK else 49 * ORIENTATIONS
+    if means.shape != (k, dims) or expert.counts.shape != (k,):
+        raise ValueError(f"{prefix} prototypes of shape {means.shape}")
+    rows = np.isnan(means)
+    if np.isinf(means).any() or (rows.any(1) & ~rows.all(1)).any():
+        raise ValueError(f"{prefix} prototypes hold values that are not numbers")
+    _finite(expert.scale, expert.scale.shape, f"{prefix} spread")
+    _finite(np.array([expert.weight, expert.reference, expert.cap]), (3,), f"{prefix} vote")
+    if (expert.scale <= 0).any() or expert.counts.min(initial=0) < 0:
+        raise ValueError(f"{prefix} spread or counts below zero")
+    return expert
+
+
+def load_or_set_aside(path: str | Path) -> Calibration:
+    """The calibration in ``path``; a damaged one is set aside
+    (:func:`~okey_vision.files.set_aside`, never deleted) and
+    :class:`DamagedCalibration` says so in one sentence."""
+    from okey_vision.files import set_aside
+
+    path = Path(path)
+    before = _stamp(path)
+    try:
+        return Calibration.load(path)
+    except DamagedCalibration as exc:
+        if _stamp(path) != before:  # a fit replaced it while it was read: the next read takes the new one
+            raise CalibrationError(f"{clip(path)}: changed while it was read") from None
+        try:
+            dest = set_aside(path)
+        except FileError as err:
+            raise DamagedCalibration(f"{exc}; {err}") from None
+        raise DamagedCalibration(f"{exc}; it was set aside as {dest.name}", aside=str(dest)) from None
+
+
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_ino, st.st_mtime_ns, st.st_size
+
+
+__all__ = ["DATA_ENV", "FILE", "INK", "LIGHT_MARGIN", "MAX_FILE_BYTES", "SHAPE", "Calibration", "CalibrationError",
+           "DamagedCalibration", "Expert", "calibration_path", "crop_light", "data_dir", "ink_features",
+           "load_or_set_aside", "models_key", "shape_features", "vote"]

@@ -38,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Read the photo and print the reads (and the solve/advice)."""
     from okey_vision.cli import CliError
-    from okey_vision.errors import require
+    from okey_vision.errors import printable, require
     from okey_vision.lang import Lang
     from okey_vision.tiles import parse_tile
 
@@ -57,20 +57,20 @@ def run(args: argparse.Namespace) -> int:
         reader = default_reader()
     reads = reader.read_photo(photo, indicator=indicator)
     hand = [r.tile.name for r in reads if args.include_apart or r.row != APART]
-    out: dict = {"photo": str(args.photo), "width": photo.width, "height": photo.height,
+    out: dict = {"photo": printable(str(args.photo)), "width": photo.width, "height": photo.height,
                  "tiles": [dict(r.to_dict(), low_confidence=r.low_confidence) for r in reads],
                  "hand": hand}
     told = None  # the sentence saying the indicator was taken from the photo
     if (args.solve or args.advise) and not [r for r in reads if args.include_apart or r.row != APART]:
         from okey_vision.coach.text import say
 
-        raise CliError(say("read_no_tiles", lang, photo=args.photo).rstrip("."))
+        raise CliError(say("read_no_tiles", lang, photo=out["photo"]).rstrip("."))
     if indicator is None and (args.solve or args.advise) and not args.include_apart:
         from okey_vision.coach.text import say
 
         indicator = pick_indicator([r for r in reads if r.row == APART])  # as the check takes it
         if indicator is None:
-            raise CliError(say("read_no_indicator", lang, photo=args.photo).rstrip("."))
+            raise CliError(say("read_no_indicator", lang, photo=out["photo"]).rstrip("."))
         told = say("read_indicator", lang, ind=indicator)
         out["indicator_from"] = "photo"
     if indicator is not None:

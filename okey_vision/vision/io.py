@@ -3,10 +3,16 @@
 Every caller (the CLI, :func:`~okey_vision.vision.reader.read_rack`, the app)
 decodes here, so a photo gets the same checks everywhere:
 
+- a file is opened without waiting (a named pipe would block) and read only
+  when it is a regular file (not a pipe, a device such as ``/dev/zero``, a
+  socket or a folder) of at most :data:`MAX_FILE_BYTES`, its header checked
+  on its first bytes before the rest is read (:func:`read_photo_file`);
 - the size is read from the header (:mod:`okey_vision.imagesize`) before a
   pixel is decoded; a photo over :data:`MAX_PIXELS` is decoded reduced
   (baseline JPEG, by 2, 4 or 8 inside the decoder) or refused, so no input
   takes gigabytes of memory;
+- the EXIF orientation is applied once, here (:func:`upright`): the photo,
+  its size and every box read on it stand as the phone showed it;
 - OpenCV's and the codecs' own stderr lines are silenced: the caller gets one
   :class:`~okey_vision.errors.ImageError` naming the file and what is wrong;
 - :class:`Photo` remembers the input's size, so boxes are reported in the
@@ -16,16 +22,18 @@ decodes here, so a photo gets the same checks everywhere:
 from __future__ import annotations
 
 import os
+import stat
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
 from okey_vision.errors import ImageError, ImageProblem
-from okey_vision.imagesize import image_format, read_header
+from okey_vision.imagesize import Header, image_format, read_header
 from okey_vision.vision.resize import cap_side
 
 #: Photos up to this many pixels decode at full size (8000 x 8000, 192 MB of
@@ -40,6 +48,13 @@ MAX_SIDE = 6000
 MIN_SIDE = 64
 #: What the app and the CLI accept.
 FORMATS = "JPEG, PNG, WebP, BMP or TIFF"
+#: A photo file over this many bytes is refused before it is read: the
+#: largest photo decoded at full size (:data:`MAX_PIXELS`) is 192 MB as
+#: uncompressed 8-bit BMP or TIFF; a phone's JPEG is a few MB.
+MAX_FILE_BYTES = 200_000_000
+#: What a file that is not a regular one is, said in the refusal.
+_KINDS = ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
+          (stat.S_ISSOCK, "a socket"))
 
 _STDERR_LOCK = threading.Lock()
 
@@ -61,17 +76,88 @@ class Photo:
 
 def load_photo(path: str | Path, max_side: int = MAX_SIDE) -> Photo:
     """Read a photo file; :class:`ImageError` naming it if it cannot be read."""
-    p = Path(path)
-    name = str(p)
-    if not p.exists():
-        raise ImageError.of(ImageProblem.MISSING, name)
-    if p.is_dir():
-        raise ImageError.of(ImageProblem.FOLDER, name)
-    try:
-        data = p.read_bytes()
+    data, header = read_photo_file(path)
+    return decode_image(data, str(path), max_side, header)
+
+
+def read_photo_file(path: str | Path) -> tuple[bytes, Header]:
+    """A photo file's bytes and header, bounded before anything is read:
+    a regular file only, at most :data:`MAX_FILE_BYTES`, its header checked
+    on its first bytes (:class:`ImageError` naming it otherwise)."""
+    name = str(path)
+    try:  # O_NONBLOCK: opening a named pipe does not wait for a writer; a regular file reads as ever
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise ImageError.of(ImageProblem.MISSING, name) from None
+    except IsADirectoryError:
+        raise ImageError.of(ImageProblem.FOLDER, name) from None
     except OSError as exc:
-        raise ImageError.of(ImageProblem.UNREADABLE, name, why=exc.strerror) from None
-    return decode_image(data, name, max_side)
+        raise ImageError.of(ImageProblem.UNREADABLE, name, why=exc.strerror or type(exc).__name__) from None
+    try:
+        _check_kind(os.fstat(fd), name)
+        fh = os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+    with fh:
+        try:
+            return _read_bounded(fh, name)
+        except OSError as exc:
+            raise ImageError.of(ImageProblem.UNREADABLE, name, why=exc.strerror or type(exc).__name__) from None
+
+
+def _check_kind(st: os.stat_result, name: str) -> None:
+    """:class:`ImageError` for anything but a regular file (read, it could never end or wait for ever)."""
+    if stat.S_ISDIR(st.st_mode):
+        raise ImageError.of(ImageProblem.FOLDER, name)
+    if not stat.S_ISREG(st.st_mode):
+        kind = next((said for test, said in _KINDS if test(st.st_mode)), "not a file")
+        raise ImageError.of(ImageProblem.NOT_FILE, name, kind=kind)
+
+
+def _read_bounded(fh: BinaryIO, name: str) -> tuple[bytes, Header]:
+    _check_size(os.fstat(fh.fileno()).st_size, name)
+    header = check_header(fh, name)
+    data = fh.read(MAX_FILE_BYTES + 1)
+    _check_size(len(data), name)  # it grew since it was looked at
+    return data, header
+
+
+def _check_size(size: int, name: str) -> None:
+    if size == 0:
+        raise ImageError.of(ImageProblem.EMPTY, name)
+    if size > MAX_FILE_BYTES:
+        raise ImageError.of(ImageProblem.FILE_TOO_LARGE, name, size=f"{size / 1e6:.0f}",
+                            limit=MAX_FILE_BYTES // 1_000_000)
+
+
+def check_header(source: bytes | BinaryIO, name: str) -> Header:
+    """The photo's header, read from its first bytes (an open file is read
+    no further and left where it was): :class:`ImageError` for a file that
+    is not an image, a header cut short, a photo too small, or one too large
+    to decode (reduced or not)."""
+    head = source[:16] if isinstance(source, (bytes, bytearray)) else _peek(source, 16)
+    fmt = image_format(bytes(head))
+    if fmt is None:
+        raise ImageError.of(ImageProblem.NOT_IMAGE, name, formats=FORMATS)
+    header = read_header(source)
+    if header is None:
+        raise ImageError.of(ImageProblem.HEADER, name, format=fmt)
+    if max(header.width, header.height) < MIN_SIDE:
+        raise ImageError.of(ImageProblem.TOO_SMALL, name, width=header.width, height=header.height)
+    if header.pixels > MAX_PIXELS and (fmt != "JPEG" or header.progressive
+                                       or _reduction(header.width, header.height) is None):
+        raise ImageError.of(ImageProblem.TOO_LARGE, name, width=header.width, height=header.height,
+                            limit=MAX_PIXELS // 1_000_000)
+    return header
+
+
+def _peek(fh: BinaryIO, n: int) -> bytes:
+    start = fh.tell()
+    try:
+        return fh.read(n)
+    finally:
+        fh.seek(start)
 
 
 def load_image(path: str | Path) -> np.ndarray:
@@ -82,8 +168,9 @@ def load_image(path: str | Path) -> np.ndarray:
 
 
 def decode_image(data: bytes | bytearray | memoryview | None, name: str = "photo",
-                 max_side: int = MAX_SIDE) -> Photo:
-    """Decode image bytes into a :class:`Photo` with the checks above.
+                 max_side: int = MAX_SIDE, header: Header | None = None) -> Photo:
+    """Decode image bytes into a :class:`Photo` with the checks above
+    (``header``: the one :func:`check_header` read from these bytes, not read again).
 
     >>> decode_image(b"", "x.jpg")
     Traceback (most recent call last):
@@ -94,31 +181,41 @@ def decode_image(data: bytes | bytearray | memoryview | None, name: str = "photo
 
     if not data:
         raise ImageError.of(ImageProblem.EMPTY, name)
-    data = bytes(data)
-    fmt = image_format(data)
-    if fmt is None:
-        raise ImageError.of(ImageProblem.NOT_IMAGE, name, formats=FORMATS)
-    header = read_header(data)
+    data = bytes(data)  # the same object when it is bytes already
+    _check_size(len(data), name)
     if header is None:
-        raise ImageError.of(ImageProblem.HEADER, name, format=fmt)
-    if max(header.width, header.height) < MIN_SIDE:
-        raise ImageError.of(ImageProblem.TOO_SMALL, name, width=header.width, height=header.height)
+        header = check_header(data, name)
     flag = cv2.IMREAD_COLOR
     if header.pixels > MAX_PIXELS:
         reduce = _reduction(header.width, header.height)
-        if fmt != "JPEG" or header.progressive or reduce is None:
-            raise ImageError.of(ImageProblem.TOO_LARGE, name, width=header.width, height=header.height,
-                                limit=MAX_PIXELS // 1_000_000)
-        flag = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
-                8: cv2.IMREAD_REDUCED_COLOR_8}[reduce]
+        flag = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}[
+            reduce or 8]
     with quiet_stderr():
-        try:
-            img = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
+        try:  # the orientation is applied below, once (OpenCV would turn some formats and not others)
+            img = cv2.imdecode(np.frombuffer(data, np.uint8), flag | cv2.IMREAD_IGNORE_ORIENTATION)
         except cv2.error:
             img = None
     if img is None or img.size == 0:
-        raise ImageError.of(ImageProblem.DAMAGED, name, format=fmt)
-    return Photo(cap_side(img, max_side), header.width, header.height, name)
+        raise ImageError.of(ImageProblem.DAMAGED, name, format=header.format)
+    return Photo(cap_side(upright(img, header.orientation), max_side), header.width, header.height, name)
+
+
+def upright(img: np.ndarray, orientation: int) -> np.ndarray:
+    """The decoded pixels as the photo stands, by its EXIF ``orientation``
+    (1: as stored; 2 mirrored; 3 half a turn; 4 upside down mirrored; 5
+    mirrored along the diagonal; 6 a quarter turn clockwise; 7 mirrored along
+    the other diagonal; 8 a quarter turn anticlockwise).
+
+    >>> a = np.arange(6).reshape(2, 3)
+    >>> upright(a, 6).tolist(), upright(a, 8).tolist(), upright(a, 1) is a
+    ([[3, 0], [4, 1], [5, 2]], [[2, 5], [1, 4], [0, 3]], True)
+    """
+    turned = {
+        2: lambda a: a[:, ::-1], 3: lambda a: a[::-1, ::-1], 4: lambda a: a[::-1],
+        5: lambda a: a.swapaxes(0, 1), 6: lambda a: a.swapaxes(0, 1)[:, ::-1],
+        7: lambda a: a.swapaxes(0, 1)[::-1, ::-1], 8: lambda a: a.swapaxes(0, 1)[::-1],
+    }.get(orientation)
+    return img if turned is None else np.ascontiguousarray(turned(img))
 
 
 def _reduction(width: int, height: int) -> int | None:

@@ -43,7 +43,14 @@ import numpy as np
 from okey_vision.errors import ImageError
 from okey_vision.tiles import TILES, Tile, parse_tile
 from okey_vision.vision import refine
-from okey_vision.vision.calibration import Calibration, CalibrationError, calibration_path, models_key
+from okey_vision.vision.calibration import (
+    Calibration,
+    CalibrationError,
+    DamagedCalibration,
+    calibration_path,
+    load_or_set_aside,
+    models_key,
+)
 from okey_vision.vision.classify import Classifier, FaceReads, face_probs
 from okey_vision.vision.config import DEFAULT, GREYSCALE_REASON, NormaliseConfig, ReaderConfig
 from okey_vision.vision.consistency import make_consistent
@@ -199,16 +206,19 @@ class RackReader:
             return self._cal
 
     def _load_calibration(self) -> tuple[Calibration | None, str]:
-        """The calibration file, if it can be used; else None and why."""
+        """The calibration file, if it can be used; else None and why (a
+        damaged file is set aside: the shipped networks read, and it is said once)."""
         assert self._cal_file is not None
         try:
-            cal = Calibration.load(self._cal_file)
+            cal = load_or_set_aside(self._cal_file)
         except CalibrationError as exc:
-            log.warning("calibration not used: %s", exc)
+            log.warning("calibration not used: %s; the reader reads as shipped.", exc)
+            if isinstance(exc, DamagedCalibration) and exc.fields.get("aside"):
+                self._cal_stamp = None  # set aside: the next look finds no file, and why is still said
             return None, str(exc)
         if cal.models != self.models_key:
             why = f"{self._cal_file}: fitted for other models; fit it again (okey-vision calibrate fit)"
-            log.warning("calibration not used: %s", why)
+            log.warning("calibration not used: %s; the reader reads as shipped.", why)
             return None, why
         return cal, ""
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import streamlit as st
 
 from okey_vision.calibrate.text import say
+from okey_vision.errors import OkeyError
 from okey_vision.lang import count
 from okey_vision.ui.learning import keep
 from okey_vision.ui.sections.common import log, reader
@@ -29,7 +30,7 @@ def learning_section(app: AppState) -> None:
         return
     try:
         n = keep(app)
-    except OSError as exc:  # a full or read-only disk: said, the page goes on
+    except (OSError, OkeyError) as exc:  # a full or read-only disk (FileError, naming it): said, the page goes on
         log.warning("corrections not kept: %s", exc)
         st.caption(sentence(str(exc)))
         n = 0
@@ -42,8 +43,13 @@ def learning_section(app: AppState) -> None:
 
         read, _ = reader()  # the page's reader, loaded once: its networks are shared, not loaded again
         owner = getattr(read, "__self__", None)
-        with st.spinner(say("fitting", lang)):
-            learned = learn(owner if isinstance(owner, RackReader) else RackReader())
+        try:
+            with st.spinner(say("fitting", lang)):
+                learned = learn(owner if isinstance(owner, RackReader) else RackReader())
+        except OkeyError as exc:  # the calibration cannot be saved (FileError, naming the file): said
+            log.warning("calibration not learned: %s", exc)
+            st.error(sentence(str(exc)))
+            return
         lines = learned.lines(lang)
         failed = learned.verdict is not None and not learned.verdict.passed
         (st.warning if failed else st.info)(" ".join(lines))
