@@ -120,7 +120,7 @@ def to_check(v: Verdict, lang: Lang = Lang.EN) -> str:
     for pos, r in v.flagged:
         others = ", ".join(f"{tile_word(t, lang)} {p:.0%}" for t, p in r.alternatives[1:3])
         tail = f" ({words.say('label.or', lang)} {escape(others)})" if others else ""
-        items.append(f"<li>{render.tile_html(r.tile, small=True, lang=lang)} "
+        items.append(f"<li>{render.chips_html([r.tile], lang=lang)} "
                      f"<b>{escape(words.check_by_eye(pos, r.tile, lang))}</b> {r.confidence:.0%}{tail}</li>")
     return f'<ul class="eye">{"".join(items)}</ul>'
 
