@@ -70,7 +70,7 @@ def photo_page(app: AppState) -> None:
     if photo is not None and photo.error:
         st.warning(photo.error)  # one message for the photo: why, and what to do
     r = app.round
-    result = app.coach.analyse(app.tiles, r.indicator, r.seen_tiles(), app.scheme)
+    result = app.coach.analyse(app.tiles, r.indicator, r.seen_tiles(), app.scheme, app.offered)
     move = None
     if isinstance(result, Analysis):
         show_action(app, result)

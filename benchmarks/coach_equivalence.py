@@ -289,10 +289,14 @@ def main() -> int:
     return 1 if bad else 0
 
 
+#: The summary's keys that hold words, not decisions (issue 36 added the headline).
+WORDS = frozenset({"reason", "headline"})
+
+
 def _decisions(result):
-    """A recorded result without the reasons' words (``reason``, at any depth)."""
+    """A recorded result without its words (``reason`` and ``headline``, at any depth)."""
     if isinstance(result, dict):
-        return {k: _decisions(v) for k, v in result.items() if k != "reason"}
+        return {k: _decisions(v) for k, v in result.items() if k not in WORDS}
     if isinstance(result, list):
         return [_decisions(v) for v in result]
     return result
@@ -302,7 +306,7 @@ def _finished_declares(old: dict, new: dict) -> bool:
     """True when the only change is a finished 14-tile hand's advice: the old
     one said draw (0 exchanges away), the new one says declare, with the
     hand, distance and outs unchanged."""
-    if "draw" not in old or set(old) != set(new):
+    if "draw" not in old or set(_decisions(old)) != set(_decisions(new)):
         return False
     o, n = _decisions(old["draw"]), _decisions(new["draw"])
     if not (o["action"] == "draw" and o["distance"] == 0 and n["action"] == "declare" and n["can_declare"]
@@ -328,7 +332,7 @@ def _ties_reordered(old: dict, new: dict, hand, ind, seen) -> bool:
     loose tile (in no drawn meld) whenever it holds one."""
     from okey_vision.solver import arrange
 
-    if "options" not in old or set(old) != set(new):
+    if "options" not in old or set(_decisions(old)) != set(_decisions(new)):
         return False
     lists = ("options", "fast", "discards")
     o, n = _decisions(old), _decisions(new)
@@ -383,7 +387,7 @@ def _wait_fixed(old: dict, new: dict, hand, ind, seen) -> bool:
     from okey_vision.solver import declare
     from okey_vision.tiles import FULL_SET, SET_SIZE
 
-    changed = {k for k in set(old) | set(new) if k != "reason" and _decisions(old.get(k)) != _decisions(new.get(k))}
+    changed = {k for k in set(old) | set(new) if k not in WORDS and _decisions(old.get(k)) != _decisions(new.get(k))}
     if not changed or not changed <= {"wait", "action"} or not (old["wait"] or new["wait"]):
         return False
     finish = declare(hand, ind).best
@@ -405,7 +409,7 @@ def _take_fixed(old: dict, new: dict) -> bool:
     which now agrees with the old coach bot's decision where the old advice
     did not (the old advice missed an offered tile that is the last copy of
     its face: it lowers the distance, yet no out counts it)."""
-    if set(old) != set(new) or "bot_take" not in old:
+    if set(_decisions(old)) != set(_decisions(new)) or "bot_take" not in old:
         return False
     old, new = _decisions(old), _decisions(new)
     same = {k: v for k, v in old.items() if k != "offered"} == {k: v for k, v in new.items() if k != "offered"}

@@ -64,7 +64,7 @@ def app_state(at: AppTest) -> AppState:
 def headline(at: AppTest) -> str:
     """The advice's first line (a success box when declaring, else info)."""
     boxes = [e.value for e in at.success] + [e.value for e in at.info]
-    found = [b for b in boxes if b.startswith(("Discard", "Declare", "Draw", "Set the"))]
+    found = [b for b in boxes if b.startswith(("Discard", "Declare", "Draw", "Take", "Set the"))]
     return found[0] if found else ""
 
 
@@ -126,7 +126,7 @@ def test_default_flow_shows_reads_and_advice(monkeypatch):
 
 
 def test_default_flow_without_reader_still_advises(monkeypatch):
-    monkeypatch.setenv("OKEY_VISION_APP_READER", "okey_vision.ui.no_such_module:reader")
+    monkeypatch.setenv("OKEY_VISION_APP_READER", "okey_vision.app.no_such_module:reader")
     at = AppTest.from_file(APP, default_timeout=120)
     at.run()
     assert_clean(at)
@@ -246,12 +246,36 @@ def test_remove_and_add_tiles(monkeypatch):
 
 
 def test_fourteen_tiles_take_or_draw(monkeypatch):
+    # Issue 36: the move first and large is the advice's action, as the CLI and the JSON say it:
+    # a winning take was headlined "Draw" while the line below said "Take".
+    import contextlib
+    import io
+    import json
+
+    from okey_vision.cli import main
+
     at = start(monkeypatch)
     picker(at, 14).set_value("(remove)").run()       # drop k6: 14 tiles
-    assert headline(at).startswith("Draw")
-    at.selectbox(key="offered").set_value("r12").run()
+    assert headline(at).startswith("Draw from the stock: ")
+    hand = hand_in_pickers(at)
+    for offered, action in (("r12", "take"), ("k13", "draw")):
+        at.selectbox(key="offered").set_value(offered).run()
+        assert_clean(at)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert main(["advise", "-i", "r3", "--offered", offered, "--json", *hand]) == 0
+        data = json.loads(out.getvalue())
+        assert data["action"] == action and headline(at) == data["headline"], (headline(at), data)
+        assert app_state(at).offered.name == offered
+    assert headline(at).startswith("Draw from the stock: ") and "k13 does not bring you closer" in all_text(at)
+    at.selectbox(key="offered").set_value("r4").run()   # a third r4: cannot be taken, said; the advice without it
     assert_clean(at)
-    assert any(i.value.startswith("Take r12") for i in at.info)
+    assert headline(at).startswith("Draw from the stock: ") and any("Cannot take r4" in w.value for w in at.warning)
+    data, scene = render_rack()  # a new photo: the tile offered last turn is gone
+    fake.set_reads(scene_reads(scene))
+    at.file_uploader[0].set_value(("rack.jpg", data, "image/jpeg")).run()
+    assert_clean(at)
+    assert app_state(at).offered is None
 
 
 def test_impossible_hand_is_a_plain_message(monkeypatch):
@@ -283,7 +307,7 @@ def test_indicator_and_seen_tiles_are_kept_across_photos(monkeypatch):
     at.text_input(key="seen_text").input("y9 k1").run()
     assert_clean(at)
     assert app_state(at).round.seen_names() == ["y9", "k1"]
-    assert "2 seen tiles counted" in all_text(at)
+    assert "Seen tiles counted: 2." in all_text(at)
     at.button(key="next_turn").click().run()
     at.text_input(key="seen_text").input("b4").run()
     assert "turn 2: b4" in all_text(at)
@@ -476,6 +500,9 @@ def test_live_view_opens_from_the_url(monkeypatch):
     at = start(monkeypatch, live="1")
     assert at.toggle(key="live_on").value is True
     assert "press START" in all_text(at)
+    at.radio(key="lang_pick").set_value("tr").run()  # the live page in Turkish
+    assert_clean(at)
+    assert "BAŞLAT" in assert_turkish(at)
 
 
 def test_turkish_page_says_a_bad_photo_in_turkish(monkeypatch):
@@ -516,11 +543,26 @@ def latin_tiles(text: str) -> list[str]:
     return [m.group(0) for m in TILE_NOTATION.finditer(text)]
 
 
+def assert_turkish(at: AppTest) -> str:
+    """The page says no English word of the interface and no tile in the Latin notation (issue 36);
+    its words."""
+    import re
+
+    from browser.turkish import english_words
+
+    text = page_words(at) + "\n" + " ".join(str(c) for t in at.table for c in t.value.to_numpy().ravel())
+    text += " ".join(str(c) for t in at.table for c in t.value.columns)
+    tips = " ".join(re.findall(r'title="([^"]*)"', text))  # the tooltips are read; tags and classes are not
+    text = re.sub(r"<[^>]+>", " ", text) + " " + tips
+    assert not latin_tiles(text), latin_tiles(text)
+    assert not english_words(text), english_words(text)
+    return text
+
+
 def test_turkish_page_never_writes_a_tile_in_latin_notation(monkeypatch):
     reads = fake.reads_from_truth(sample_truth(), low=(3, 15))  # b1 and the indicator r3 to check
     at = start(monkeypatch, reads=reads, lang="tr")
-    text = page_words(at)
-    assert not latin_tiles(text), latin_tiles(text)
+    text = assert_turkish(at)
     assert "Kırmızı 5 at" in text or "Mavi 1 at" in text  # the action line says the tile in words
     assert "kırmızı 5" in text and "seri" in text and "gösterge kırmızı 3?" in text
     assert any(o == "kırmızı 3" for o in at.selectbox(key="ind_pick").options)
@@ -529,22 +571,29 @@ def test_turkish_page_never_writes_a_tile_in_latin_notation(monkeypatch):
     at.selectbox(key="offered").set_value("r12").run()
     at.text_input(key="seen_text").input("y9 k1").run()
     assert_clean(at)
-    text = page_words(at)
-    assert not latin_tiles(text), latin_tiles(text)
-    assert "Kırmızı 12 al" in text or "Yerden çek" in text
+    text = assert_turkish(at)
+    assert "Kırmızı 12 al" in text or "Ortadan çek" in text
+    assert "Yerden çek" not in text  # issue 36: yerden is taking the discard; the stock is ortadan
     assert "1. tur: sarı 9, siyah 1" in text
     at.text_input(key=f"hand_text_{app_state(at).version}").input("r5 r5 r5").run()
-    text = page_words(at)
+    text = assert_turkish(at)
     assert "Kırmızı 5 taşından 3 tane var: sette yalnız 2 tane olur." in text
-    assert not latin_tiles(text), latin_tiles(text)
     # an uploaded rack with false jokers and its indicator
     data, scene = render_rack()
     fake.set_reads(scene_reads(scene))
     at.file_uploader[0].set_value(("rack.jpg", data, "image/jpeg")).run()
     assert_clean(at)
-    text = page_words(at)
-    assert not latin_tiles(text), latin_tiles(text)
+    text = assert_turkish(at)
     assert "sahte okey" in text.lower()
+    # the scores: a table started and a round recorded, in Turkish
+    at.number_input(key="n_players").set_value(3).run()
+    at.text_input(key="player_names").input("Ayşe, Emre, Deniz").run()  # ("Can" is a name, and English)
+    at.button(key="start_scores").click().run()
+    at.selectbox(key="r_winner").set_value("Emre").run()
+    at.button(key="r_add").click().run()
+    assert_clean(at)
+    assert app_state(at).scores.totals() == [18, 20, 18]
+    assert_turkish(at)
     # the English page keeps the project's notation
     at.radio(key="lang_pick").set_value("en").run()
     assert latin_tiles(page_words(at))
@@ -589,9 +638,10 @@ def test_every_message_ends_with_its_full_stop():
               "camera_help", "upload", "upload_help", "camera_take", "upload_button", "upload_limit",
               "camera_button", "sample", "photo_caption", "photo_section", "they_are_right", "apart_indicator",
               "advice", "source_player", "source_photo", "source_photo_check", "indicator_right",
-              "indicator_mark", "throw_this", "points", "discards_best_first", "table_head", "table_cols",
+              "indicator_mark", "throw_this", "take_this", "points", "discards_best_first", "table_head", "table_cols",
               "outs_list", "offered", "offered_placeholder", "correct", "remove", "add_tile", "add_placeholder",
-              "add", "clear", "type_hand", "type_help", "maybe", "type_placeholder", "round", "indicator_pick",
+              "add", "clear", "pick_placeholder", "type_hand", "type_help", "maybe", "type_placeholder", "round",
+              "indicator_pick",
               "indicator_help", "not_set", "okey_is", "seen_input", "seen_placeholder", "add_seen", "next_turn",
               "undo_seen", "new_round", "turn", "scores", "players", "names", "player_n", "start_table",
               "countdown_rule", "penalty_rule", "won_by", "nobody", "finish", "okey_discard", "twin_shown",

@@ -25,6 +25,7 @@ from okey_vision.calibrate.learn import learn, reset, show, store_pairs
 from okey_vision.calibrate.store import Store, crop_of
 from okey_vision.calibrate.text import SENTENCES
 from okey_vision.cli import main
+from okey_vision.lang import Lang
 from okey_vision.vision.calibration import DATA_ENV, Calibration, calibration_path
 from okey_vision.vision.reader import RackReader
 
@@ -228,7 +229,7 @@ def test_reset_gives_back_the_shipped_reads_exactly(shipped, sample_image, data)
 
 
 def test_show_says_what_was_learned_from_how_many_tiles(shipped, data):
-    assert show(data) == [f"0 tiles of 0 photos are stored in {data}.",
+    assert show(data) == [f"0 tiles of 0 photos stored in {data}.",
                           "No calibration is there: the reader reads as shipped."]
     cal = replace(shifted_calibration(shipped, [0.0, 1.0, 0.0, 0.0, 0.0]),
                   report={"colour": {"crops": 15, "errors_before": 2, "errors_after": 0, "used": True,
@@ -236,9 +237,55 @@ def test_show_says_what_was_learned_from_how_many_tiles(shipped, data):
                           "guard": {"judge": "J", "calibrated": 9, "shipped": 9, "tiles": 10}})
     cal.save(calibration_path(data))
     lines = show(data)
-    assert "Calibration of now: learned from 15 tiles of 1 photos." in lines
+    assert "Calibration of now: learned from 15 tiles of 1 photo." in lines  # issue 36: "1 photo"
     assert "Colour: the shipped reader misread 2 of your 15 tiles, the calibration 0." in lines
     assert "Checked on J: 9 of 10 tiles read right with it, 9 without it." in lines
+
+
+def inactive(report: dict, crops: int = 1, photos: int = 1) -> Calibration:
+    """A fit that learned nothing (no expert, no shift), with ``report``."""
+    return Calibration(None, None, (0.0,) * 6, crops, photos, "now", "key", report=report)
+
+
+def test_a_fit_on_one_misread_tile_says_why_nothing_was_learned_and_what_would_help(shipped):
+    # Issue 36: "Learned from 1 tiles ... misread 1 ... Nothing was learned: the shipped reader already reads
+    # your stored tiles as you gave them" contradicted itself. One dark-blue tile read black, given as blue:
+    from okey_vision.calibrate.learn import Learned
+    from okey_vision.eval.racks import rack_truth
+    from okey_vision.synth import SynthConfig
+    from okey_vision.synth.render import render_scene
+
+    scene = render_scene(1, SynthConfig(**NAVY))  # its b5 and b4 are read black
+    pairs, _ = rack_pairs(shipped.read(scene.image), rack_truth(scene))
+    misread = [(r, t) for _, r, t in pairs if t.startswith("b") and r.tile.color == "k"]
+    assert misread, "the shipped reader reads this set's navy as black"
+    read, tile = misread[0]
+    cal = fit(shipped, [crop_of(scene.image, read.quad)], [tile], ["p"])
+    assert not cal.active and cal.report["colour"]["misread"] == {"b": 1}
+    lines = Learned(cal, seconds=0.2).lines()
+    assert lines[0] == "Looked at 1 tile of 1 photo in 0 s."
+    assert "Colour: the shipped reader misread 1 of your 1 tile; nothing could be learned from them yet." in lines
+    assert lines[-1] == ("Nothing was learned yet: a colour or a number is learned from 2 tiles of it at least, "
+                         "and the misread ones had fewer; 1 more blue tile would help. The reader stays as it was.")
+    assert not any("Learned from" in line or "already reads" in line for line in lines)
+    tr = Learned(cal, seconds=0.2).lines(Lang.TR)
+    assert tr[0] == "1 fotoğraftaki 1 taş 0 saniyede incelendi." and "1 mavi taş daha işe yarar" in tr[-1]
+
+
+@pytest.mark.parametrize("report,says", [
+    ({"colour": {"crops": 3, "errors_before": 0, "shown": {"r": 3}, "misread": {}}},
+     "Nothing to learn: the shipped reader made no misread on the 3 tiles you gave; it stays as it was."),
+    ({"colour": {"crops": 4, "errors_before": 1, "shown": {"r": 3, "y": 1}, "misread": {"y": 1}},
+      "number": {"crops": 4, "errors_before": 1, "shown": {"7": 1, "3": 3}, "misread": {"7": 1}}},
+     "2 more tiles numbered 7 and 1 more yellow tile would help"),
+    ({"colour": {"crops": 6, "errors_before": 2, "shown": {"r": 4, "y": 2}, "misread": {"y": 2}}},
+     "learning from the misread tiles read no more of them right; a photo or two more of your set (about 15 "
+     "tiles) would help."),
+])
+def test_why_nothing_was_learned(report, says):
+    from okey_vision.calibrate.learn import why_nothing
+
+    assert says in why_nothing(inactive(report, crops=max(r["crops"] for r in report.values())))
 
 
 def test_a_calibration_for_other_models_is_not_used(shipped, data):

@@ -119,18 +119,18 @@ def test_one_bad_byte_does_not_lock_the_store(stored, capsys, monkeypatch):
     assert corrections(stored) == 14
     monkeypatch.setenv("OKEY_VISION_REAL_PIXELS", str(stored / "none"))  # the guard, if asked, judges on the sample
     code, out, err = cli(capsys, "calibrate", "fit")
-    assert code == 0 and err == "" and out.startswith(f"{index}: 1 damaged lines")
+    assert code == 0 and err == "" and out.startswith(f"{index}: damaged lines")
     assert corrections(stored) == 14
     index.write_bytes(index.read_bytes() + lines[3])  # the bad line again
     code, out, err = cli(capsys, "calibrate", "show")
     assert code == 0 and err == ""
-    assert f"{index}: 1 damaged lines (cut short or not readable) were set aside in {ASIDE}; 14 stored tiles" \
-           in out and "14 tiles of 1 photos are stored" in out
+    assert f"{index}: damaged lines (cut short or not readable) set aside in {ASIDE}: 1; stored tiles kept: 14." \
+           in out and "14 tiles of 1 photo stored" in out  # issue 36: "1 photo", never "1 photos"
     assert corrections(stored) == 14 and (stored / ASIDE).read_bytes().count(b"\xff") == 2
     assert b"\xff" not in index.read_bytes()
     index.write_bytes(index.read_bytes() + b"\xfe\xfe\n")
     code, out, err = cli(capsys, "calibrate", "reset", "--forget")
-    assert code == 0 and "14 stored tiles were deleted." in out and err == ""
+    assert code == 0 and "Stored tiles deleted: 14." in out and err == ""
     assert not index.exists() and not (stored / CROPS).exists() and not (stored / ASIDE).exists()
 
 

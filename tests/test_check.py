@@ -60,10 +60,10 @@ def test_a_winning_hand_is_judged_by_the_solver():
 
 
 def test_a_losing_hand_says_how_far_and_why():
-    v = judge(reads_of(LOSE14), "b.jpg", indicator="r9")
+    v = judge(reads_of(LOSE14), "b.jpg", fallback="r9")  # the organiser's choice: the photo shows none
     assert v.kind == "no" and v.distance == 1 and v.source is Source.OPTION
     assert v.why() == "Not finished: y13 left over after the runs and sets; 1 tile from winning (distance 1)."
-    assert v.why(Lang.TR).startswith("Bitmemiş: perler dışında kalan taşlar y13;")
+    assert v.why(Lang.TR).startswith("Bitmemiş: perler dışında kalan taşlar sarı 13;")
 
 
 def test_a_hand_of_the_wrong_size_cannot_be_declared():
@@ -100,10 +100,45 @@ def test_flagged_reads_are_listed_with_their_place_and_alternatives():
     assert d["flagged"][0]["alternatives"] == [["k13", 0.01]]
 
 
-def test_a_given_indicator_that_the_photo_contradicts_is_noted():
-    v = judge(reads_of(WIN15, apart="k7"), "n.jpg", indicator="r3", source=Source.OPTION)
+def test_a_sidecar_indicator_that_the_photo_contradicts_is_noted():
+    v = judge(reads_of(WIN15, apart="k7"), "n.jpg", indicator="r3", source=Source.SIDECAR)
     assert v.indicator == parse_tile("r3") and v.shown == parse_tile("k7")
-    assert v.note() == "The photo shows k7 beside the rack; checked with r3 (as given)."
+    assert v.note() == "The photo shows k7 beside the rack; checked with r3 (from its sidecar file)."
+    assert v.note(Lang.TR) == ("Fotoğrafta ıstakanın yanında siyah 7 var; kırmızı 3 ile kontrol edildi "
+                               "(yanındaki dosyadan).")
+
+
+def test_the_organisers_choice_never_replaces_the_indicator_a_photo_shows():
+    # Issue 36: the box "for the photos that show none" re-judged a photo showing y5 with k2.
+    shows = judge(reads_of(WIN15, apart="r3"), "shows.jpg", fallback="k2")
+    assert shows.indicator == parse_tile("r3") and shows.source is Source.PHOTO and shows.kind == "yes"
+    assert shows.to_dict()["indicator_from"] == "photo" and shows.note() == ""
+    blank = judge(reads_of(WIN15), "none.jpg", fallback="r3")
+    assert blank.indicator == parse_tile("r3") and blank.source is Source.OPTION and blank.kind == "yes"
+    assert "(chosen for the photos that show none)" in words.indicator_line(blank.indicator,
+                                                                             blank.source.said())
+
+
+def test_check_by_eye_names_the_indicator_the_verdict_used():
+    # Issue 36: a discard lying on the table (k3, unsure) was listed as "Indicator k3" while y5 was used.
+    reads = reads_of(WIN15, low=(2,))
+    reads += [TileRead((300.0, 200.0, 330.0, 245.0), parse_tile("r3"), 0.999, ((parse_tile("r3"), 0.999),),
+                       row=APART),
+              TileRead((400.0, 200.0, 430.0, 245.0), parse_tile("k3"), 0.6, ((parse_tile("k3"), 0.6),
+                                                                            (parse_tile("k8"), 0.3)), row=APART)]
+    v = judge(reads, "table.jpg")
+    assert v.indicator == parse_tile("r3") and v.source is Source.PHOTO
+    assert [(pos, r.name) for pos, r in v.flagged] == [(3, "r3")]  # the rack's third tile; no k3
+    unsure = [r if r.row != APART or r.name != "r3" else TileRead(r.box, r.tile, 0.8, ((r.tile, 0.8),), row=APART)
+              for r in reads]
+    v = judge(unsure, "table.jpg")
+    assert [(pos, r.name) for pos, r in v.flagged] == [(3, "r3"), (None, "r3")]
+    from okey_vision.report.html import to_check
+
+    page = to_check(v)
+    assert "Indicator r3" in page and "k3" not in page and "Gösterge kırmızı 3" in to_check(v, Lang.TR)
+    side = judge(unsure, "table.jpg", indicator="y1", source=Source.SIDECAR)  # the sidecar's: the photo's unused
+    assert [pos for pos, _ in side.flagged] == [3]
 
 
 # ------------------------------------------------------------------ words ---
@@ -376,6 +411,75 @@ def test_the_app_page_checks_many_uploads(monkeypatch):
     at.radio(key="lang_pick").set_value("tr").run()
     body = " ".join(m.value for m in at.markdown)
     assert "3 fotoğraf: 2 el biter, 0 el bitmez, 1 kontrol edilemedi." in body and ">Biter<" in body
+
+
+def page_text(at, options: bool = True) -> str:
+    """What the page says: its texts without style sheets and HTML tags (a data URI is no word), and
+    (``options``) the pickers' options."""
+    raw = " ".join([str(m.value) for m in at.markdown] + [str(c.value) for c in at.caption]
+                   + [str(e.value) for e in at.warning] + [str(e.value) for e in at.info])
+    raw += " ".join(str(getattr(w, a, "") or "") for kind in ("selectbox", "toggle", "radio", "button")
+                    for w in getattr(at, kind) for a in ("label", "placeholder", "help"))
+    raw += " ".join(str(getattr(u, "label", "")) for u in at.file_uploader)
+    raw += " ".join(str(o) for s in at.selectbox for o in (s.options or [])) if options else ""
+    return re.sub(r"<[^>]+>", " ", re.sub(r"<style>.*?</style>", " ", raw, flags=re.S))
+
+
+def test_the_page_box_fills_only_the_photos_that_show_none_and_the_card_says_so(monkeypatch):
+    # Issue 36: choosing k2 in "Indicator for the photos that show none" re-judged a photo showing its own.
+    pytest.importorskip("streamlit")
+    import app_fakes as fake
+    from browser.turkish import english_words, latin_tiles
+    from streamlit.testing.v1 import AppTest
+
+    from okey_vision.app.state import KEY
+    from okey_vision.report import html as report
+
+    drawn_in = []  # the language each photo's labels are drawn in (Turkish: chips, never "r3 ind")
+    draw = report.figure
+    monkeypatch.setattr(report, "figure", lambda photo, v, lang=Lang.EN: drawn_in.append(lang) or draw(photo, v, lang))
+    monkeypatch.setenv("OKEY_VISION_APP_READER", "app_fakes:reader")
+    fake.set_reads(reads_of(WIN15, apart="r3", low=(4,)))
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["page"] = "check"
+    at.run()
+    at.selectbox(key="check_indicator").set_value("k2").run()
+    uploader = next(u for u in at.file_uploader if u.key == "check_uploads")
+    uploader.set_value([("shows.jpg", rack_jpeg(), "image/jpeg")]).run()
+    assert not at.exception
+    (shows,) = at.session_state[KEY].checks.checked
+    assert shows.verdict.indicator == parse_tile("r3") and shows.verdict.source is Source.PHOTO
+    body = page_text(at, options=False)
+    assert "Indicator r3 (beside the rack in the photo), okey r4." in body and "k2" not in body
+    fake.set_reads(reads_of(WIN15, low=(4,)))  # a photo that shows none: the box's k2 fills it
+    uploader = next(u for u in at.file_uploader if u.key == "check_uploads")
+    uploader.set_value([("none.jpg", rack_jpeg() + b"x", "image/jpeg")]).run()
+    (blank,) = at.session_state[KEY].checks.checked
+    assert blank.verdict.indicator == parse_tile("k2") and blank.verdict.source is Source.OPTION
+    assert "Indicator k2 (chosen for the photos that show none), okey k3." in page_text(at)
+    at.radio(key="lang_pick").set_value("tr").run()  # the Turkish page: no English word, no Latin tile
+    assert not at.exception
+    body = page_text(at)
+    assert "Gösterge siyah 2 (gösterge göstermeyen fotoğraflar için seçilen), okey siyah 3." in body
+    assert "#5 sarı 6" in body  # the read to check by eye, in words
+    assert not english_words(body) and not latin_tiles(body), (english_words(body), latin_tiles(body))
+    assert drawn_in == [Lang.EN, Lang.EN, Lang.TR]  # the photo drawn again with Turkish labels
+
+
+@needs_reader
+def test_the_check_in_turkish_says_no_english_word_and_no_latin_tile(folder, tmp_path, capsys):
+    from browser.turkish import english_words, latin_tiles
+
+    report = tmp_path / "rapor.html"
+    main(["check", str(folder), "--lang", "tr", "--html", str(report)])
+    out, err = capsys.readouterr()
+    said = re.sub(re.escape(str(folder)) + r"/\S+", " ", out + err).replace(str(report), " ")
+    assert "BİTER" in said and "Gösterge " in said
+    assert not english_words(said) and not latin_tiles(said), (english_words(said), latin_tiles(said))
+    page = report.read_text(encoding="utf-8")
+    page = re.sub(r"<[^>]+>", " ", re.sub(r"<style>.*?</style>", " ", page, flags=re.S))
+    page = re.sub(re.escape(str(folder)) + r"/\S+", " ", page)
+    assert not english_words(page) and not latin_tiles(page), (english_words(page), latin_tiles(page))
 
 
 # ------------------------------------------------ issue 37: the report and the folder under faults ---

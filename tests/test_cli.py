@@ -112,7 +112,7 @@ def test_advise_on_the_sample_throws_the_loose_tile(capsys):
     lines = out.splitlines()
     assert code == 0 and lines[0] == "Indicator r3: okey r4."
     assert lines[1] == "Discard b1: 1 tile from winning (distance 1), 17 outs." == \
-        headline(advise(hand, "r3"), 15, None, 0, "countdown")
+        headline(advise(hand, "r3"))
     assert "b1 is a loose tile (in no meld), so throw it." in lines[2]
     assert "exchange(s)" not in out and lines[4].split()[0] == "b1"
 
@@ -132,7 +132,7 @@ def test_a_finished_hand_says_declare_with_the_other_finishes_in_tile_order(caps
 
 
 @pytest.mark.parametrize("lang,one,two", [("en", "Seven pairs: 1 pair (r5 r5)", "Seven pairs: 2 pairs"),
-                                          ("tr", "Çiftler: 1 çift (r5 r5)", "Çiftler: 2 çift")])
+                                          ("tr", "Çiftler: 1 çift (kırmızı 5, kırmızı 5)", "Çiftler: 2 çift")])
 def test_counts_are_said_right_in_both_languages(capsys, lang, one, two):
     _, out, _ = run_cli(capsys, "solve", "-i", "b2", "--lang", lang, "r5", "r5", "y7")
     assert one in out
@@ -151,6 +151,40 @@ def test_every_line_the_cli_says_is_a_sentence(capsys):
     assert out.splitlines()[0].endswith(".") and out.splitlines()[-1].endswith(".")
     code, _, err = run_cli(capsys, "advise", "-i", "r3", "r1", "x9")
     assert code == 2 and err.strip().endswith(".") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv", [
+    ["--lang", "tr", "advise", "-i", "b9", *"r1 r2 r3 y7 y8 y9 b4 b5 b6 k10 k11 k12 k13 y1".split()],
+    ["advise", "--lang", "tr", "-i", "b9", *"r1 r2 r3 y7 y8 y9 b4 b5 b6 k10 k11 k12 k13 y1".split()],
+    ["advise", "-i", "b9", *"r1 r2 r3 y7 y8 y9 b4 b5 b6 k10 k11 k12 k13 y1".split(), "--lang", "tr"],
+    ["--lang", "tr", "solve", "-i", "b2", "r5", "r5"],
+    ["solve", "-i", "b2", "r5", "r5", "--lang", "tr"],
+    ["calibrate", "reset", "--lang", "tr"],
+    ["calibrate", "--lang", "tr", "reset"],
+    ["--lang", "tr", "calibrate", "reset"],
+])
+def test_lang_is_taken_before_or_after_the_command_word(capsys, argv):
+    # Issue 36: `calibrate fit --lang tr` was refused (--lang only before the action word).
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(("Gösterge", "Kalibrasyon")), out
+
+
+def test_the_command_line_says_nothing_in_english_on_turkish(capsys):
+    # Issue 36: `--lang tr` writes no English word of the interface and no tile in the Latin notation.
+    from browser.turkish import english_words, latin_tiles
+
+    hand = "r4 r5 r6 b1 r9 r10 r11 y10 y11 y12 y13 r4 r5 r6 k6".split()
+    runs = [["advise", "-i", "r3", *hand], ["advise", "-i", "r3", *hand[:-1], "--offered", "r7"],
+            ["advise", "-i", "r3", *hand[:-1], "--offered", "k13"], ["advise", "-i", "r3", *hand[:-1]],
+            ["solve", "-i", "r3", *hand],
+            ["solve", "-i", "b2", *"r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k3 k4 y13".split()],
+            ["solve", "-i", "b2", "r5", "r5", "y7"], ["calibrate", "reset"], ["calibrate", "show"]]
+    for argv in runs:
+        main([*argv, "--lang", "tr"])
+        out, err = capsys.readouterr()
+        said = out + err
+        assert said.strip() and not latin_tiles(said) and not english_words(said), (argv, said)
 
 
 @pytest.mark.parametrize("args", [["solve", "-i", "r3", "r1", "r2", "r3"],

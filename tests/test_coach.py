@@ -231,7 +231,7 @@ def test_the_sample_advises_a_loose_tile_among_equally_good_discards():
     assert note.args[2] is Choice.LOOSE
     assert choice_text(a) == ("b1 and r5 are equally good: both leave you 1 tile from winning with 17 tiles that "
                               "finish; b1 is a loose tile (in no meld), so throw it.")
-    assert "b1 artan bir taş (hiçbir perde değil), onu at." in explain(a, Lang.TR)
+    assert "mavi 1 artan bir taş (hiçbir perde değil), onu at." in explain(a, Lang.TR)  # issue 36: in words
     assert choice_text(a, Lang.TR) in explain(a, Lang.TR) and choice_text(a) in explain(a)
 
 

@@ -47,7 +47,7 @@ def test_take_or_draw_by_the_lookahead():
     _, took, drew = new.why.args
     assert drew.score > took.score and drew.draws == took.draws + 1  # taking spends this turn's draw
     assert explain(new).startswith("Draw from the stock: y4 keeps the hand 2 tiles from winning")
-    assert explain(new, Lang.TR).startswith("Yerden çek")
+    assert explain(new, Lang.TR).startswith("Ortadan çek: sarı 4 eli kısaltmaz")  # issue 36: the stock is ortadan
 
 
 def test_the_lookahead_is_deterministic():

@@ -173,3 +173,33 @@ def test_every_file_a_current_document_names_exists(doc):
 def test_readme_pictures_exist():
     for target in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", readme()):
         assert (ROOT / target).is_file(), target
+
+
+def test_the_turkish_word_list_is_what_the_pages_say():
+    # Issue 36: one Turkish voice; every term of docs/turkish.md is said by some Turkish sentence,
+    # and the game's words the issue names are in the list.
+    from okey_vision.calibrate.text import SENTENCES as CALIBRATE
+    from okey_vision.check.text import SENTENCES as CHECK
+    from okey_vision.coach.text import SENTENCES as COACH
+    from okey_vision.lang import UNITS
+    from okey_vision.report.text import TEXT
+
+    words = (ROOT / "docs" / "turkish.md").read_text(encoding="utf-8")
+    terms = [m.group(1) for m in re.finditer(r"^\| ([^|`]+?) \| ", words, re.M) if m.group(1) != "term"]
+    assert {"ortadan çek", "yerden al", "seri", "per", "çift", "gösterge", "okey", "sahte okey"} <= set(terms)
+    turkish = " ".join(pair[1] for table in (COACH, CHECK, CALIBRATE, TEXT, UNITS) for pair in table.values())
+    turkish = turkish.lower() + " kırmızı 7"  # a tile said in words: lang.tile_word
+    for term in terms:
+        for part in term.split(" / "):
+            assert re.search(rf"(?<!\w){re.escape(part.lower())}", turkish), f"{part!r} is said nowhere"
+
+
+def test_every_link_of_the_readme_lies_in_the_repository():
+    # Issue 36: the rules link pointed outside the repository (../shared/...), broken in a clone.
+    for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", readme()):
+        if re.match(r"https?://", target):
+            continue
+        assert not target.startswith("../") and (ROOT / target).exists(), target
+    assert "](docs/rules.md)" in readme()
+    rules = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert "12-13-1" in rules and "13-1-2" in rules and "seven pairs" in rules

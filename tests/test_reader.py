@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import socket
+from pathlib import Path
 
 import pytest
 
@@ -262,10 +263,37 @@ def test_cli_read_solve(reader: RackReader, tmp_path, capsys) -> None:
 
 
 def test_cli_solve_needs_indicator(tmp_path, capsys) -> None:
-    photo = tmp_path / "x.png"
-    cv2.imwrite(str(photo), np.full((50, 50, 3), 60, np.uint8))
+    photo = tmp_path / "x.png"  # a rack with no indicator beside it
+    cv2.imwrite(str(photo), render_scene(RACK_SEEDS[1], CLEAN_RACK).image)
     assert cli.main(["read", str(photo), "--solve"]) == 2
-    assert "--indicator" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "shows no indicator beside the rack" in err and "--indicator" in err and err.count("\n") == 1
+    cv2.imwrite(str(photo), np.full((300, 400, 3), 60, np.uint8))  # a table with no tile at all
+    assert cli.main(["read", str(photo), "--advise"]) == 2
+    err = capsys.readouterr().err
+    assert "no tiles read on a rack" in err and err.count("\n") == 1
+
+
+def test_cli_read_advise_takes_the_indicator_beside_the_rack(reader: RackReader, capsys) -> None:
+    # Issue 36: without --indicator, the indicator the photo shows beside the rack (as the check takes it).
+    from okey_vision.coach import advise
+    from okey_vision.coach.text import headline
+    from okey_vision.synth.sample import sample_truth
+
+    SAMPLE_PATH = Path(__file__).resolve().parents[1] / "okey_vision" / "data" / "sample_rack.jpg"
+    truth = sample_truth()
+    backend = "torch" if reader.backend == "torch" else "onnx"
+    assert cli.main(["read", str(SAMPLE_PATH), "--advise", "--json", "--backend", backend]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["indicator"] == truth["indicator"] and out["indicator_from"] == "photo"
+    assert out["advice"]["indicator"] == truth["indicator"]
+    assert out["advice"]["headline"] == headline(advise(out["hand"], truth["indicator"]))
+    assert cli.main(["read", str(SAMPLE_PATH), "--advise", "--lang", "tr", "--backend", backend]) == 0
+    text = capsys.readouterr().out
+    assert "Gösterge kırmızı 3: fotoğrafta ıstakanın yanındaki taş" in text
+    from browser.turkish import english_words, latin_tiles
+
+    assert not english_words(text) and not latin_tiles(text), (english_words(text), latin_tiles(text))
 
 
 # -- hostile input and shared readers (issue 11) ----------------------------------------

@@ -243,3 +243,61 @@ def test_cut_upright_rect_and_turn() -> None:
         return abs(float(np.polyfit(ys, xs, 1)[0]))
     assert lean(cut(1)) < 0.05
     assert max(lean(c) for c in turned) > 0.15
+
+
+def test_a_failed_render_leaves_no_records_behind(tmp_path, monkeypatch) -> None:
+    # Issue 36: `synth` failing (a missing package) left an empty hands.jsonl behind.
+    from okey_vision.synth import datasets
+
+    def broken(*args, **kwargs):
+        raise ImportError("No module named 'matplotlib'", name="matplotlib")
+        yield  # a generator, as scenes is
+
+    monkeypatch.setattr(datasets, "scenes", broken)
+    for write in (datasets.write_scenes, datasets.write_detect_dataset):
+        with pytest.raises(ImportError):
+            write(tmp_path / write.__name__, 2, seed=1, config=SMALL)
+        assert not list((tmp_path / write.__name__).glob("hands.jsonl*"))
+    monkeypatch.undo()
+    datasets.write_scenes(tmp_path / "ok", 1, seed=1, config=SMALL)
+    assert [p.name for p in (tmp_path / "ok").glob("hands.jsonl*")] == ["hands.jsonl"]
+
+
+def test_synth_without_its_extra_says_which_to_install_and_writes_nothing(tmp_path, monkeypatch, capsys) -> None:
+    import sys
+
+    from okey_vision.cli import main
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if the package were not installed
+    out = tmp_path / "never"
+    assert main(["synth", "--count", "1", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "pip install 'okey-vision[synth]'" in err and "matplotlib" in err and err.count("\n") == 1
+    assert not out.exists()
+
+
+def test_the_synth_extra_holds_what_the_renderer_imports() -> None:
+    # Issue 36: `synth` sent users to the torch extra; its own extra holds what it imports, and no torch.
+    import ast
+    import sys
+    from pathlib import Path
+
+    import tomllib
+
+    root = Path(__file__).resolve().parents[1]
+    extras = tomllib.loads((root / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    wanted = {req.split(">")[0].split("<")[0].split("=")[0].strip().lower() for name in ("synth", "vision")
+              for req in extras[name] if not req.startswith("okey-vision")}
+    as_installed = {"cv2": "opencv-python", "PIL": "pillow", "yaml": "pyyaml"}
+    imported = set()
+    for path in (root / "okey_vision" / "synth").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else []
+            imported |= {n.split(".")[0] for n in names}
+    third = {n for n in imported if n not in sys.stdlib_module_names and n not in ("okey_vision", "__future__")}
+    assert {as_installed.get(n, n).lower() for n in third} <= wanted, third
+    assert "okey-vision[synth]" in extras["train"] and not any("torch" in r for r in extras["synth"])
+    from okey_vision.synth.command import PACKAGES
+
+    assert set(PACKAGES) == third

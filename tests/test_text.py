@@ -1,4 +1,5 @@
-"""The coach's sentences in English and Turkish stay in step; the app's texts exist in both."""
+"""The coach's sentences in English and Turkish stay in step; the app's texts exist in both;
+the headline is the advice's action in the app, the command line and the JSON (issue 36)."""
 
 from __future__ import annotations
 
@@ -74,8 +75,8 @@ def test_errors_in_turkish() -> None:
 @pytest.mark.parametrize("hand,ind,offered,en,tr", [
     ("r1 r2 r3 y7 y8 y9 b4 b5 b6 k10 k11 k12 k13 y1 r9", "r3", None, " leaves you 1 tile from winning",
      " atınca bitmeye 1 taş kalır"),
-    ("r1 r2 r3 y7 y8 y9 b4 b5 b6 k10 k11 k12 k13 y1", "b9", None, "Draw from the stock", "Yerden çek"),
-    ("r1 r2 r3 y7 y8 y9 b4 b5 b6 k10 k11 k12 k13 y1", "b9", "k9", "Take k9", "k9 al"),
+    ("r1 r2 r3 y7 y8 y9 b4 b5 b6 k10 k11 k12 k13 y1", "b9", None, "Draw from the stock", "Ortadan çek"),
+    ("r1 r2 r3 y7 y8 y9 b4 b5 b6 k10 k11 k12 k13 y1", "b9", "k9", "Take k9", "Siyah 9 al"),
 ])
 def test_the_advice_explains_itself_in_both_languages(hand, ind, offered, en, tr) -> None:
     from okey_vision.coach import advise
@@ -102,4 +103,60 @@ def test_one_language_type_serves_the_app_the_coach_and_the_command_line(capsys)
     hand = ["r1", "r2", "r3", "y7", "y8", "y9", "b4", "b5", "b6", "k10", "k11", "k12", "k13", "y1"]
     assert main(["advise", "-i", "b9", "--lang", "tr", *hand]) == 0
     out = capsys.readouterr().out
-    assert "Çek: bitmeye 1 taş var (mesafe 1), 16 taş işine yarar." in out and "Neden: Yerden çek:" in out
+    assert "Ortadan çek: bitmeye 1 taş var (mesafe 1), 16 taş işine yarar." in out
+    assert "Neden: Ortadan çek:" in out and "Yerden çek" not in out
+
+
+# ------------------------------------------------ issue 36: one headline ---
+
+#: A hand for every action and reason a headline says: (hand, indicator, offered, action).
+EVERY_ACTION = [
+    # the issue's hand: r7 on offer finishes it (the app and the CLI said "Draw")
+    ("r4 r5 r6 r9 r10 r11 y10 y11 y12 y13 r4 r5 r6 k6", "r3", "r7", "take"),
+    ("b5 y3 y12 b9 r7 b11 r1 k8 y1 b1 y5 r12 k11 y12", "r11", "k10", "take"),   # it brings the hand closer
+    ("k1 y4 k9 y10 k12 k6 k3 b8 r2 b4 k11 y3 r4 r11", "r8", "y11", "take"),     # as close, more outs
+    ("b13 b12 r1 b13 k5 k7 y9 r5 y7 y10 fj b5 k6 y8", "r12", "b5", "draw"),     # it does not help: draw
+    ("r1 r2 r3 y7 y8 y9 b4 b5 b6 k10 k11 k12 k13 y1", "b9", None, "draw"),      # nothing on offer
+    ("r4 r5 r6 b1 r9 r10 r11 y10 y11 y12 y13 r4 r5 r6 k6", "r3", None, "discard"),
+    ("r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k3 k4 y13", "b2", None, "declare"),
+    ("r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k3 k4", "b2", None, "declare"),     # 14 finished as they are
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+@pytest.mark.parametrize("hand,ind,offered,action", EVERY_ACTION)
+def test_the_headline_is_the_advices_action_in_the_app_the_cli_and_the_json(capsys, hand, ind, offered, action,
+                                                                             lang):
+    import json
+
+    from okey_vision.cli import main
+    from okey_vision.coach import advise
+    from okey_vision.eval.headline import VERBS
+    from okey_vision.report.advice import action_line, analyse
+
+    a = advise(hand, ind, offered=offered)
+    assert a.action.value == action
+    head = text.headline(a, Lang.of(lang))
+    assert VERBS[lang][action].match(head), head
+    args = ["advise", "-i", ind, "--lang", lang, *hand.split()] + (["--offered", offered] if offered else [])
+    assert main(args + ["--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert main(args) == 0
+    plain = capsys.readouterr().out.splitlines()
+    app = analyse(hand, ind, offered=offered)
+    assert data["action"] == action and data["headline"] == plain[1] == head == action_line(app, Lang.of(lang))
+    if action == "take" and len(plain) > 2:  # the why below says the same move, never the other one
+        assert plain[2].startswith(("Why: Take ", "Neden: ")) and "Draw" not in plain[2] and "çek:" not in plain[2]
+    if action == "take" and offered == "r7":  # the headline says it whole: no "Why" repeating it
+        assert plain[1:] == [head]
+
+
+def test_the_app_the_cli_and_the_json_agree_on_random_offered_tiles():
+    # The benchmark's check on 60 hands with a tile on offer (and 20 of 15) in both languages;
+    # `python benchmarks/headline_agreement.py` runs it on 1000.
+    from okey_vision.cli import capture
+    from okey_vision.eval.headline import check
+
+    seen, bad = check(60, seed=2036, langs=["en", "tr"], run_cli=capture, fifteen=20)
+    assert not bad, bad[:5]
+    assert {action for action, _ in seen} >= {"take", "draw", "discard"}

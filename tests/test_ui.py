@@ -279,11 +279,14 @@ def test_sample_truth_matches_a_fresh_render():
 
 
 def test_take_or_draw_for_fourteen_tiles():
-    from okey_vision.report.advice import take_or_draw
-
-    a = analyse("r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k3 y13", "b2")
-    assert take_or_draw(a, "k4").startswith("Take k4")
-    assert take_or_draw(a, "r9").startswith("Draw from the stock")
+    # Issue 36: the offered tile is part of the analysis, so its headline is the advice's action.
+    hand = "r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k3 y13"
+    take, draw = analyse(hand, "b2", offered="k4"), analyse(hand, "b2", offered="r9")
+    assert take.advice.action.value == "take" and take.headline() == "Take k4: it finishes the hand."
+    assert draw.advice.action.value == "draw" and draw.headline().startswith("Draw from the stock: ")
+    assert analyse(hand, "b2").headline().startswith("Draw from the stock: ")  # nothing offered
+    third = analyse("r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k4 k4", "b2", offered="k4")  # a third copy
+    assert third.refused is not None and third.refused[0].name == "k4" and third.advice.offered is None
 
 
 def test_decode_photo_refuses_a_giant_png():

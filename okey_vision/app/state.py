@@ -183,6 +183,9 @@ class AppState:
     version: int = 0
     #: The player has started correcting this photo's tiles (the panel stays open).
     correcting: bool = False
+    #: The tile the previous player just discarded, as the player named it
+    #: (take it or draw?); None: none named. A new photo or round clears it.
+    offered: Tile | None = None
     #: The round: indicator, turn, tiles seen; and who set the indicator.
     round: LiveRound = field(default_factory=LiveRound)
     indicator_source: IndicatorSource = IndicatorSource.NONE
@@ -300,6 +303,7 @@ class AppState:
         """A new photo arrived: it replaces the last one (nothing read yet)."""
         self.photo = Photo(key, name)
         self.typed = None
+        self.offered = None
         self.correcting = False
         self.overlay = None
         self.tapped = None
@@ -324,6 +328,7 @@ class AppState:
     def new_round(self) -> None:
         """A new round: no indicator, turn 1, nothing seen."""
         self.round = LiveRound()
+        self.offered = None
         self.indicator_source = IndicatorSource.NONE
         self.indicator_read = None
         self.seen_error = ""

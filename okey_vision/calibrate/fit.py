@@ -55,6 +55,11 @@ from okey_vision.vision.reader import RackReader
 
 #: A number's shape is learned from this many crops of it (fewer: the network alone reads it).
 MIN_NUMBER = 2
+#: The crops of a colour or a number a fit needs before it can learn it:
+#: each crop is judged by the prototype made of the others (leave one out),
+#: so a colour needs 2 (1 more than its prototype's 1) and a number
+#: ``MIN_NUMBER + 1``. The learning messages say how many more would help.
+LEARNS_FROM: dict[str, int] = {"colour": 2, "number": MIN_NUMBER + 1}
 #: The ink hue's spread (each component of its unit direction) assumed before the player's crops show theirs ...
 INK_SPREAD = 0.06
 #: ... worth this many crops: the pooled spread moves towards the crops' own as they come.
@@ -98,12 +103,14 @@ class Fitted:
     shown: dict[str, int] = field(default_factory=dict)
     shift: np.ndarray | None = None
     shifted: int = 0
+    #: The network's misreads alone, by the class the player gave.
+    misread: dict[str, int] = field(default_factory=dict)
 
     def summary(self) -> dict:
         """Plain data for the calibration's report."""
         e = self.expert
         return {"crops": self.crops, "errors_before": self.before, "errors_shifted": self.shifted,
-                "errors_after": self.after, "shown": self.shown,
+                "errors_after": self.after, "shown": self.shown, "misread": self.misread,
                 "used": bool((e is not None and e.weight > 0) or (self.shift is not None and np.any(self.shift))),
                 "shift": None if self.shift is None else [round(float(v), 3) for v in self.shift],
                 "vote": [e.weight, e.reference, e.cap] if e is not None else None}
@@ -189,9 +196,10 @@ def fit_network(kind: str, classes: Sequence[str], feats: np.ndarray, probs: np.
         probs = Calibration.shifted(probs, shift, np.ones(len(y)), member)
     shifted = int((probs.argmax(1) != y).sum())
     fitted = fit_expert(kind, classes, feats, probs, labels, min_count)
-    before = int((logp.argmax(1) != y).sum())
-    return Fitted(fitted.expert, len(y), before, fitted.after if fitted.expert is not None else shifted,
-                  fitted.shown, shift, shifted)
+    wrong = logp.argmax(1) != y
+    misread = {classes[c]: int((wrong & (y == c)).sum()) for c in np.unique(y[wrong])}
+    return Fitted(fitted.expert, len(y), int(wrong.sum()), fitted.after if fitted.expert is not None else shifted,
+                  fitted.shown, shift, shifted, misread)
 
 
 def _prototypes(kind: str, feats: np.ndarray, labels: np.ndarray, k: int, min_count: int
@@ -281,5 +289,5 @@ def fit_expert(kind: str, classes: Sequence[str], feats: np.ndarray, probs: np.n
     return Fitted(expert, len(y), before[0], best_score[0], shown)
 
 
-__all__ = ["INK_GRID", "MIN_NUMBER", "SHAPE_GRID", "SHIFT_PENALTIES", "Fitted", "choose_shift", "colour_label", "fit",
-           "fit_expert", "fit_network", "fit_shift", "number_label"]
+__all__ = ["INK_GRID", "LEARNS_FROM", "MIN_NUMBER", "SHAPE_GRID", "SHIFT_PENALTIES", "Fitted", "choose_shift",
+           "colour_label", "fit", "fit_expert", "fit_network", "fit_shift", "number_label"]

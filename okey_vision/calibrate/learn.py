@@ -13,12 +13,12 @@ from pathlib import Path
 import numpy as np
 
 from okey_vision.calibrate.align import enough, rack_pairs
-from okey_vision.calibrate.fit import fit
+from okey_vision.calibrate.fit import LEARNS_FROM, fit
 from okey_vision.calibrate.guard import CACHE, Verdict, guard, kept_scores
 from okey_vision.calibrate.store import Store, crop_of
 from okey_vision.calibrate.text import Note, said, say
 from okey_vision.errors import FileError
-from okey_vision.lang import Lang
+from okey_vision.lang import Lang, count
 from okey_vision.vision.calibration import Calibration, CalibrationError, calibration_path, load_or_set_aside
 from okey_vision.vision.reader import RackReader
 from okey_vision.vision.reads import TileRead
@@ -47,7 +47,8 @@ class Added:
             return say("no_rack", lang, photo=name)
         if self.refused:
             return say("refused", lang, photo=name, n=self.stored, reads=self.reads)
-        return say("stored", lang, photo=name, n=self.stored, reads=self.reads, given=self.given)
+        return say("stored", lang, photo=name, n=self.stored, reads=self.reads,
+                   given=count(self.given, "tile", lang))
 
 
 def store_pairs(store: Store, image: np.ndarray, photo: str, reads: Sequence[TileRead], tiles: Sequence[str],
@@ -80,19 +81,24 @@ class Learned:
     notes: tuple[Note, ...] = ()
 
     def lines(self, lang: Lang = Lang.EN) -> list[str]:
-        """What was learned, and whether it is used and why, in sentences."""
+        """What was learned, and whether it is used and why; or why nothing
+        was learned and what more would help: in sentences."""
         cal = self.calibration
         if cal is None:
             return said(self.notes, lang) + [say("nothing_stored", lang)]
-        out = said(self.notes, lang)
-        out.append(say("learned", lang, crops=cal.crops, photos=cal.photos, seconds=f"{self.seconds:.0f}"))
-        out += part_lines(cal, lang)
+        seen = dict(crops=count(cal.crops, "tile", lang), photos=count(cal.photos, "photo", lang),
+                    seconds=f"{self.seconds:.0f}")
         if not cal.active:
-            return out + [say("nothing_learned", lang)]
+            return [*said(self.notes, lang), say("looked", lang, **seen), *part_lines(cal, lang),
+                    why_nothing(cal, lang)]
+        out = said(self.notes, lang)
+        out.append(say("learned", lang, **seen))
+        out += part_lines(cal, lang)
         v = self.verdict
         if v is not None:
             key = "guard_passed" if v.passed else "guard_failed"
-            out.append(say(key, lang, judge=v.judge, calibrated=v.calibrated, shipped=v.shipped, tiles=v.tiles))
+            out.append(say(key, lang, judge=v.judge, calibrated=v.calibrated, shipped=v.shipped,
+                           tiles=count(v.tiles, "tile", lang)))
         out += strength_lines(cal, lang) if v is not None and v.passed else []
         if self.saved is not None:
             out.append(say("saved", lang, path=self.saved))
@@ -105,7 +111,8 @@ def strength_lines(cal: Calibration, lang: Lang = Lang.EN) -> list[str]:
     full = cal.report.get("full_guard")
     if strength >= 1.0 or not full:
         return []
-    return [say("weakened", lang, calibrated=full["calibrated"], tiles=full["tiles"], shipped=full["shipped"],
+    return [say("weakened", lang, calibrated=full["calibrated"], tiles=count(full["tiles"], "tile", lang),
+                shipped=full["shipped"],
                 percent=round(100 * strength))]
 
 
@@ -116,10 +123,46 @@ def part_lines(cal: Calibration, lang: Lang = Lang.EN) -> list[str]:
         r = cal.report.get(part) or {}
         if not r.get("crops") or "errors_before" not in r or "errors_after" not in r:
             continue
-        key = "part" if r.get("used") else "part_unused"
-        out.append(say(key, lang, part=say(f"label.{part}", lang), crops=r["crops"], before=r["errors_before"],
-                       after=r["errors_after"]))
+        key = "part" if r.get("used") else ("part_unused" if r.get("errors_before") else "part_right")
+        out.append(say(key, lang, part=say(f"label.{part}", lang), crops=count(r["crops"], "tile", lang),
+                       before=r.get("errors_before", 0), after=r.get("errors_after", 0)))
     return out
+
+
+def shortfall(cal: Calibration) -> list[tuple[str, str, int]]:
+    """What more a fit that learned nothing needs: (part, class, more crops)
+    for each colour or number the shipped reader misread that has fewer
+    crops than :data:`~okey_vision.calibrate.fit.LEARNS_FROM` (most wanted first)."""
+    out = []
+    for part in ("colour", "number"):
+        r = cal.report.get(part) or {}
+        shown = r.get("shown") or {}
+        for name in r.get("misread") or {}:
+            more = LEARNS_FROM[part] - int(shown.get(name, 0))
+            if more > 0:
+                out.append((part, name, more))
+    return sorted(out, key=lambda x: -x[2])
+
+
+def why_nothing(cal: Calibration, lang: Lang = Lang.EN) -> str:
+    """Why a fit learned nothing, in a sentence: the shipped reader reads
+    every stored tile right; or the misread colours or numbers have too few
+    tiles yet, and how many more of which would help; or they have enough
+    and learning from them read none more right (a photo or two more)."""
+    misread = sum(int((cal.report.get(p) or {}).get("errors_before", 0)) for p in ("colour", "number"))
+    if not misread:
+        return say("nothing_to_learn", lang, crops=count(cal.crops, "tile", lang))
+    short = shortfall(cal)
+    if not short:
+        return say("nothing_learned_alike", lang, more=say("label.more_photos", lang, tiles=count(15, "tile", lang)))
+    wants = []
+    for part, name, more in short[:3]:
+        noun = count(more, "tile", lang).split(" ", 1)[1]
+        named = say(f"label.colour.{name}", lang) if part == "colour" else (
+            say("label.colour.fj", lang) if name == "fj" else name)
+        wants.append(say(f"label.more_{part}", lang, n=more, name=named, noun=noun))
+    return say("nothing_learned_few", lang, need=min(LEARNS_FROM[p] for p, _, _ in short),
+               more=say("label.and", lang).join([", ".join(wants[:-1]), wants[-1]]) if len(wants) > 1 else wants[0])
 
 
 def learn(reader: RackReader, folder: str | Path | None = None) -> Learned:
@@ -177,8 +220,8 @@ def show(folder: str | Path | None = None, reader: RackReader | None = None, lan
     found = store.scan()
     notes = said(store.tidy(found), lang)  # the same tiles kept, their damaged lines set aside
     kept = found.kept
-    out = notes + [say("kept_count", lang, crops=len(kept), photos=len({k.photo for k in kept}),
-                       folder=store.folder)]
+    out = notes + [say("kept_count", lang, crops=count(len(kept), "tile", lang),
+                       photos=count(len({k.photo for k in kept}), "photo", lang), folder=store.folder)]
     path = calibration_path(store.folder)
     if not path.exists():
         return out + [say("no_calibration", lang)]
@@ -186,7 +229,8 @@ def show(folder: str | Path | None = None, reader: RackReader | None = None, lan
         cal = load_or_set_aside(path)
     except CalibrationError as exc:
         return out + [say("not_used", lang, why=str(exc))]
-    out.append(say("calibration_of", lang, made=cal.made, crops=cal.crops, photos=cal.photos))
+    out.append(say("calibration_of", lang, made=cal.made, crops=count(cal.crops, "tile", lang),
+                   photos=count(cal.photos, "photo", lang)))
     shown = (cal.report.get("colour") or {}).get("shown") or {}
     if shown:
         out.append(say("shown", lang, shown=", ".join(f"{c} {n}" for c, n in shown.items())))
@@ -194,12 +238,12 @@ def show(folder: str | Path | None = None, reader: RackReader | None = None, lan
     v = cal.report.get("guard")
     if v:
         out.append(say("guard_passed", lang, judge=v["judge"], calibrated=v["calibrated"], shipped=v["shipped"],
-                       tiles=v["tiles"]))
+                       tiles=count(v["tiles"], "tile", lang)))
         out += strength_lines(cal, lang)
     if reader is not None and reader.calibration is None and reader.calibration_problem:
         out.append(say("not_used", lang, why=reader.calibration_problem.rstrip(".")))
     return out
 
 
-__all__ = ["STRENGTHS", "Added", "Learned", "add_photo", "learn", "part_lines", "reset", "show", "store_pairs",
-           "strength_lines"]
+__all__ = ["STRENGTHS", "Added", "Learned", "add_photo", "learn", "part_lines", "reset", "shortfall", "show",
+           "store_pairs", "strength_lines", "why_nothing"]

@@ -1,6 +1,7 @@
 """Every word of the calibration, in English and Turkish: the command
 line's lines and the app's. Each sentence ends with its full stop (labels,
-keys starting ``label.``, do not).
+keys starting ``label.``, do not); a count of tiles or photos is said with
+its noun (:func:`~okey_vision.lang.count`: "1 tile", "2 tiles"; "2 taş").
 
 >>> say("removed", Lang.TR)
 'Kalibrasyon silindi: okuyucu kurulduğu gibi okuyor.'
@@ -14,21 +15,21 @@ from okey_vision.lang import Lang, fill
 SENTENCES: dict[str, tuple[str, str]] = {
     # calibrate add
     "stored": ("{photo}: {n} of {reads} rack reads stored with the tiles given ({given} given).",
-               "{photo}: ıstakada okunan {reads} taşın {n} tanesi verilen taşlarla saklandı ({given} taş verildi)."),
+               "{photo}: ıstakada okunan {reads} taşın {n} tanesi verilen taşlarla saklandı ({given} verildi)."),
     "refused": ("{photo}: the tiles given cannot be aligned with the photo's reads ({n} of {reads} rack reads "
                 "aligned, at least half are needed); nothing was stored. Give the rack's tiles in rack order, "
                 "rows top to bottom, each row left to right.",
                 "{photo}: verilen taşlar fotoğrafta okunanlarla eşleşmiyor (ıstakada okunan {reads} taşın {n} "
                 "tanesi eşleşti, en az yarısı gerekir); hiçbir şey saklanmadı. Istakadaki taşları sırasıyla ver: "
-                "satırlar yukarıdan aşağıya, her satır soldan sağa."),
+                "sıralar yukarıdan aşağıya, her sıra soldan sağa."),
     "no_rack": ("{photo}: no tiles were read on a rack; nothing was stored.",
                 "{photo}: ıstakada taş okunamadı; hiçbir şey saklanmadı."),
     # the store's damaged lines and files (every command)
-    "lines_set_aside": ("{index}: {n} damaged lines (cut short or not readable) were set aside in {aside}; "
-                        "{kept} stored tiles are kept.",
+    "lines_set_aside": ("{index}: damaged lines (cut short or not readable) set aside in {aside}: {n}; "
+                        "stored tiles kept: {kept}.",
                         "{index}: {n} bozuk satır (kesik ya da okunamaz) {aside} dosyasına ayrıldı; saklanan "
                         "{kept} taş korunuyor."),
-    "lines_skipped": ("{index}: {n} damaged lines (cut short or not readable) are skipped; they could not be "
+    "lines_skipped": ("{index}: damaged lines (cut short or not readable) skipped: {n}; they could not be "
                       "set aside ({why}).",
                       "{index}: {n} bozuk satır (kesik ya da okunamaz) atlanıyor; ayrılamadılar ({why})."),
     "index_bounded": ("{index} is longer than a store of corrections is read for ({size} MB): only its newest "
@@ -46,30 +47,54 @@ SENTENCES: dict[str, tuple[str, str]] = {
     "nothing_stored": ("No corrections are stored yet: switch on learning in the app and confirm or correct "
                        "reads, or run okey-vision calibrate add PHOTO --tiles \"r1 r2 ...\".",
                        "Henüz saklanan düzeltme yok: uygulamada öğrenmeyi aç ve okumaları onayla ya da düzelt, "
-                       "veya okey-vision calibrate add FOTOĞRAF --tiles \"r1 r2 ...\" komutunu çalıştır."),
-    "learned": ("Learned from {crops} tiles of {photos} photos in {seconds} s.",
-                "{photos} fotoğraftaki {crops} taştan {seconds} saniyede öğrenildi."),
-    "part": ("{part}: the shipped reader misread {before} of your {crops} tiles, the calibration {after}.",
-             "{part}: kurulu okuyucu {crops} taşından {before} tanesini yanlış okudu, kalibrasyon {after} tanesini."),
-    "part_unused": ("{part}: nothing to learn from your {crops} tiles (the shipped reader misread {before}).",
-                    "{part}: {crops} taşından öğrenilecek bir şey yok (kurulu okuyucu {before} tanesini yanlış "
-                    "okudu)."),
+                       "veya okey-vision calibrate add FOTOĞRAF --tiles \"kırmızı 1, kırmızı 2, ...\" komutunu "
+                       "çalıştır."),
+    "learned": ("Learned from {crops} of {photos} in {seconds} s.",
+                "{photos}taki {crops}tan {seconds} saniyede öğrenildi."),
+    "looked": ("Looked at {crops} of {photos} in {seconds} s.",
+               "{photos}taki {crops} {seconds} saniyede incelendi."),
+    "part": ("{part}: the shipped reader misread {before} of your {crops}, the calibration {after}.",
+             "{part}: kurulu okuyucu {crops}ından {before} tanesini yanlış okudu, kalibrasyon {after} tanesini."),
+    "part_right": ("{part}: no misread on your {crops}.", "{part}: {crops}ında hiç yanlış okuma yok."),
+    "part_unused": ("{part}: the shipped reader misread {before} of your {crops}; nothing could be learned from "
+                    "them yet.",
+                    "{part}: kurulu okuyucu {crops}ından {before} tanesini yanlış okudu; bunlardan henüz bir şey "
+                    "öğrenilemedi."),
     "label.colour": ("Colour", "Renk"),
     "label.number": ("Number", "Sayı"),
-    "nothing_learned": ("Nothing was learned: the shipped reader already reads your stored tiles as you gave "
-                        "them; it stays as it was.",
-                        "Öğrenilecek bir şey yok: kurulu okuyucu saklanan taşlarını zaten verdiğin gibi okuyor; "
-                        "olduğu gibi kalıyor."),
-    "guard_passed": ("Checked on {judge}: {calibrated} of {tiles} tiles read right with it, {shipped} without it.",
-                     "{judge} üzerinde denendi: onunla {tiles} taşın {calibrated} tanesi doğru okundu, onsuz "
+    "nothing_to_learn": ("Nothing to learn: the shipped reader made no misread on the {crops} you gave; it stays "
+                         "as it was.",
+                         "Öğrenilecek bir şey yok: kurulu okuyucu verdiğin {crops}ta hiç yanlış okumadı; olduğu "
+                         "gibi kalıyor."),
+    "nothing_learned_few": ("Nothing was learned yet: a colour or a number is learned from {need} tiles of it at "
+                            "least, and the misread ones had fewer; {more} would help. The reader stays as it "
+                            "was.",
+                            "Henüz bir şey öğrenilmedi: bir renk ya da sayı en az {need} taşından öğrenilir ve "
+                            "yanlış okunanlarınki daha az; {more} işe yarar. Okuyucu olduğu gibi kalıyor."),
+    "nothing_learned_alike": ("Nothing was learned yet: learning from the misread tiles read no more of them "
+                              "right; {more} would help. The reader stays as it was.",
+                              "Henüz bir şey öğrenilmedi: yanlış okunan taşlardan öğrenmek hiçbirini daha doğru "
+                              "okutmadı; {more} işe yarar. Okuyucu olduğu gibi kalıyor."),
+    "label.more_colour": ("{n} more {name} {noun}", "{n} {name} {noun} daha"),
+    "label.more_number": ("{n} more {noun} numbered {name}", "{name} sayılı {n} {noun} daha"),
+    "label.and": (" and ", " ve "),
+    "label.more_photos": ("a photo or two more of your set (about {tiles})",
+                          "takımının bir iki fotoğrafı daha (yaklaşık {tiles})"),
+    "label.colour.r": ("red", "kırmızı"),
+    "label.colour.y": ("yellow", "sarı"),
+    "label.colour.b": ("blue", "mavi"),
+    "label.colour.k": ("black", "siyah"),
+    "label.colour.fj": ("false joker", "sahte okey"),
+    "guard_passed": ("Checked on {judge}: {calibrated} of {tiles} read right with it, {shipped} without it.",
+                     "{judge} üzerinde denendi: onunla {tiles}ın {calibrated} tanesi doğru okundu, onsuz "
                      "{shipped} tanesi."),
-    "guard_failed": ("Not used: on {judge} it read {calibrated} of {tiles} tiles right, the shipped reader "
+    "guard_failed": ("Not used: on {judge} it read {calibrated} of {tiles} right, the shipped reader "
                      "{shipped}; the reader stays as it was.",
-                     "Kullanılmadı: {judge} üzerinde {tiles} taşın {calibrated} tanesini doğru okudu, kurulu "
+                     "Kullanılmadı: {judge} üzerinde {tiles}ın {calibrated} tanesini doğru okudu, kurulu "
                      "okuyucu {shipped} tanesini; okuyucu olduğu gibi kalıyor."),
-    "weakened": ("At its full pull it read {calibrated} of {tiles} of those tiles right, fewer than the shipped "
+    "weakened": ("At its full pull it read {calibrated} of those {tiles} right, fewer than the shipped "
                  "reader's {shipped}; it is used at {percent} % of its pull.",
-                 "Tam gücüyle o taşların {tiles} tanesinden {calibrated} tanesini doğru okudu, kurulu okuyucunun "
+                 "Tam gücüyle o {tiles}ın {calibrated} tanesini doğru okudu, kurulu okuyucunun "
                  "{shipped} tanesinden az; %{percent} gücüyle kullanılıyor."),
     "saved": ("The reader reads your set with it from the next photo on ({path}).",
               "Okuyucu bir sonraki fotoğraftan itibaren senin takımını onunla okuyor ({path})."),
@@ -78,11 +103,11 @@ SENTENCES: dict[str, tuple[str, str]] = {
                 "Kalibrasyon silindi: okuyucu kurulduğu gibi okuyor."),
     "no_calibration": ("No calibration is there: the reader reads as shipped.",
                        "Kalibrasyon yok: okuyucu kurulduğu gibi okuyor."),
-    "forgot": ("{n} stored tiles were deleted.", "Saklanan {n} taş silindi."),
-    "kept_count": ("{crops} tiles of {photos} photos are stored in {folder}.",
-                   "{folder} içinde {photos} fotoğraftan {crops} taş saklı."),
-    "calibration_of": ("Calibration of {made}: learned from {crops} tiles of {photos} photos.",
-                       "{made} tarihli kalibrasyon: {photos} fotoğraftaki {crops} taştan öğrenildi."),
+    "forgot": ("Stored tiles deleted: {n}.", "Saklanan taşlar silindi: {n}."),
+    "kept_count": ("{crops} of {photos} stored in {folder}.",
+                   "{folder} içinde {photos}tan {crops} saklı."),
+    "calibration_of": ("Calibration of {made}: learned from {crops} of {photos}.",
+                       "{made} tarihli kalibrasyon: {photos}taki {crops}tan öğrenildi."),
     "shown": ("Tiles given: {shown}.", "Verilen taşlar: {shown}."),
     "not_used": ("A calibration is there but not used: {why}.", "Bir kalibrasyon var ama kullanılmıyor: {why}."),
     # the app
@@ -96,7 +121,7 @@ SENTENCES: dict[str, tuple[str, str]] = {
                  "Okuyucuyu saklanan taşlardan senin takımına uyarlar (en çok 2 dakika)."),
     "label.reset_button": ("Back to the shipped reader", "Kurulu okuyucuya dön"),
     "fitting": ("Learning your tile set.", "Taş takımın öğreniliyor."),
-    "kept_now": ("{n} tiles kept to learn your set.", "Takımını öğrenmek için {n} taş saklandı."),
+    "kept_now": ("Kept {n} to learn your set.", "Takımını öğrenmek için {n} saklandı."),
 }
 
 
@@ -113,7 +138,7 @@ def said(notes: list[Note] | tuple[Note, ...], lang: Lang = Lang.EN) -> list[str
     """Each note's sentence in ``lang``.
 
     >>> said([("forgot", {"n": 3})], Lang.TR)
-    ['Saklanan 3 taş silindi.']
+    ['Saklanan taşlar silindi: 3.']
     """
     return [say(key, lang, **fields) for key, fields in notes]
 

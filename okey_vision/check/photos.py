@@ -3,8 +3,9 @@
 A :class:`Job` is one photo (a file, or an upload's bytes) with the
 indicator given for it: a sidecar beside the photo (``NAME.txt`` or
 ``NAME.jpg.txt`` holding ``r3``, or a line ``indicator r3``), else the
-``--indicator`` option (the page's choice), else none (the photo's own, the
-tile lying apart from the rack). :func:`check_all` decodes each through the
+photo's own (the tile lying apart from the rack), else the ``--indicator``
+option (the page's box): the organiser's choice fills only the photos that
+show none, never replacing a photo's own. :func:`check_all` decodes each through the
 one decode path (:mod:`okey_vision.vision.io`), reads it, judges it
 (:func:`~okey_vision.check.verdict.judge`) and, when asked, draws it, on a
 thread pool bounded by the cores; the reads share one reader, which admits
@@ -59,8 +60,10 @@ class UsageError(OkeyError):
 
 @dataclass(frozen=True, eq=False)
 class Job:
-    """One photo to check: its name, its file or bytes, the indicator given
-    for it and where from, or the error found before reading (a bad sidecar)."""
+    """One photo to check: its name, its file or bytes, its own indicator
+    given beside it (its sidecar's) and where from, the organiser's choice
+    for a photo that shows none (``fallback``), or the error found before
+    reading (a bad sidecar)."""
 
     name: str
     path: Path | None = None
@@ -68,10 +71,11 @@ class Job:
     indicator: Tile | None = None
     source: Source = Source.NONE
     failure: OkeyError | None = None
+    fallback: Tile | None = None
 
     @classmethod
-    def of_path(cls, path: Path, indicator: Tile | None = None) -> Job:
-        """A photo file: its sidecar's indicator, else ``indicator`` (the option's)."""
+    def of_path(cls, path: Path, fallback: Tile | None = None) -> Job:
+        """A photo file: its sidecar's indicator; ``fallback`` (the option's) for a photo that shows none."""
         name = printable(str(path))
         try:
             side = sidecar_indicator(path)
@@ -79,12 +83,12 @@ class Job:
             return cls(name, path, failure=exc)
         if side is not None:
             return cls(name, path, indicator=side, source=Source.SIDECAR)
-        return cls(name, path, indicator=indicator, source=Source.OPTION if indicator else Source.NONE)
+        return cls(name, path, fallback=fallback)
 
     @classmethod
-    def of_upload(cls, name: str, data: bytes, indicator: Tile | None = None) -> Job:
+    def of_upload(cls, name: str, data: bytes, fallback: Tile | None = None) -> Job:
         """An uploaded photo, with the indicator chosen for the photos that show none."""
-        return cls(name, data=data, indicator=indicator, source=Source.OPTION if indicator else Source.NONE)
+        return cls(name, data=data, fallback=fallback)
 
 
 @dataclass(frozen=True, eq=False)
@@ -172,7 +176,8 @@ def check(job: Job, read: Read, scheme: str = COUNTDOWN, figure: Figure | None =
         why = f"{type(exc).__name__}: {clip(exc, 60)}"
         return Checked(Verdict(job.name, scheme=scheme, failure=CheckError.of("reader_failed", name=clip(job.name),
                                                                               why=why)))
-    verdict = judge(reads, job.name, job.indicator, job.source, scheme, (photo.width, photo.height), app)
+    verdict = judge(reads, job.name, job.indicator, job.source, scheme, (photo.width, photo.height), app,
+                    fallback=job.fallback)
     drawn = figure(photo, verdict) if figure is not None else None
     return Checked(replace(verdict, seconds=time.perf_counter() - t0), drawn)
 

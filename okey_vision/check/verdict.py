@@ -29,18 +29,21 @@ from pathlib import PurePath
 
 from okey_vision.check import text
 from okey_vision.coach import distance as coach_distance
-from okey_vision.coach.text import distance_text, headline
+from okey_vision.coach.text import distance_text, finish_headline
 from okey_vision.errors import OkeyError, clip
-from okey_vision.lang import Lang
+from okey_vision.lang import Lang, count, tiles_words
 from okey_vision.scoring import COUNTDOWN
 from okey_vision.solver import Arrangement, Declaration, Finish, arrange, declare
 from okey_vision.tiles import HAND_SIZE, MAX_HAND, Hand, Tile, okey_of, parse_tile
-from okey_vision.vision.reads import APART, TileRead, hand_from_reads, pick_indicator, rack_order
+from okey_vision.vision.reads import APART, TileRead, hand_from_reads, indicator_read, rack_order
 
 
 class Source(str, Enum):
-    """Where a photo's indicator came from (a sidecar file beside the photo,
-    the ``--indicator`` option or the page's choice, the photo itself)."""
+    """Where a photo's indicator came from: a sidecar file beside the photo
+    (it names that photo's indicator), the photo itself (the tile beside its
+    rack), or the organiser's choice for the photos that show none (the
+    ``--indicator`` option, the page's box). A photo's own indicator, from
+    its sidecar or the photo, is never replaced by the organiser's choice."""
 
     NONE = "none"
     SIDECAR = "sidecar"
@@ -78,6 +81,8 @@ class Verdict:
     source: Source = Source.NONE
     #: The tile apart from the rack the photo shows as its indicator (None: none).
     shown: Tile | None = None
+    #: That tile's read (its box and confidence), when the photo shows one.
+    shown_read: TileRead | None = None
     scheme: str = COUNTDOWN
     declaration: Declaration | None = None
     arrangement: Arrangement | None = None
@@ -104,10 +109,14 @@ class Verdict:
 
     @property
     def flagged(self) -> list[tuple[int | None, TileRead]]:
-        """The reads to check by eye: (position on the rack from 1, or None
-        for a tile apart, the read)."""
-        rack = [(i + 1, r) for i, r in enumerate(self.rack) if r.low_confidence]
-        return rack + [(None, r) for r in self.apart if r.low_confidence]
+        """The reads the verdict rests on that are to check by eye: (position
+        on the rack from 1, the read), then (None, the indicator's read) when
+        the verdict used the indicator the photo shows and its read is
+        unsure. Other tiles lying apart (discards on the table) are not
+        used, so not listed."""
+        rack: list[tuple[int | None, TileRead]] = [(i + 1, r) for i, r in enumerate(self.rack) if r.low_confidence]
+        used = self.shown_read if self.source is Source.PHOTO else None
+        return rack + ([(None, used)] if used is not None and used.low_confidence else [])
 
     @property
     def can_declare(self) -> bool:
@@ -150,20 +159,19 @@ class Verdict:
         n = len(self.hand.tiles)
         best = self.best
         if best is not None:
-            return headline(None, n, best, self.points, self.scheme, lang)
+            return finish_headline(best, self.scheme, lang)
         if n not in (HAND_SIZE, MAX_HAND) or self.arrangement is None or self.distance is None:
-            return text.say("why_size", lang, n=n, hand=HAND_SIZE, most=MAX_HAND)
+            return text.say("why_size", lang, n=count(n, "tile", lang), hand=HAND_SIZE, most=MAX_HAND)
         route, left = leftover(self.arrangement)
         return text.say("why_left" if n == HAND_SIZE else "why_left_15", lang,
-                        tiles=" ".join(t.name for t in left), route=text.say(f"label.route_{route}", lang),
+                        tiles=tiles_words(left, lang), route=text.say(f"label.route_{route}", lang),
                         distance=distance_text(self.distance, lang))
 
     def note(self, lang: Lang = Lang.EN) -> str:
         """A sentence when the photo shows another indicator than the one checked with ('' otherwise)."""
         if self.shown is None or self.indicator is None or self.shown == self.indicator:
             return ""
-        return text.say("shown_other", lang, shown=self.shown.name, ind=self.indicator.name,
-                        source=self.source.said(lang))
+        return text.say("shown_other", lang, shown=self.shown, ind=self.indicator, source=self.source.said(lang))
 
     def to_dict(self, lang: Lang = Lang.EN) -> dict:
         """The JSON object of ``okey-vision check --json``: ``photo``, ``tiles``
@@ -199,21 +207,27 @@ def leftover(arrangement: Arrangement) -> tuple[str, list[Tile]]:
 
 
 def judge(reads: Sequence[TileRead], photo: str, indicator: Tile | str | None = None,
-          source: Source = Source.OPTION, scheme: str = COUNTDOWN, size: tuple[int, int] = (0, 0),
-          app: bool = False) -> Verdict:
-    """The verdict of a photo's reads. ``indicator``: the one given (from
-    ``source``); None: the photo's own (the tile apart from the rack, by the
-    app's rule). Errors (no tiles, no indicator, a hand that breaks the tile
-    set) make a verdict with its ``failure``, never an exception. ``app``:
-    the no-indicator error says so as the page would."""
+          source: Source = Source.SIDECAR, scheme: str = COUNTDOWN, size: tuple[int, int] = (0, 0),
+          app: bool = False, fallback: Tile | str | None = None) -> Verdict:
+    """The verdict of a photo's reads. Its indicator: ``indicator``, the
+    photo's own given beside it (``source``: its sidecar file); else the
+    one the photo shows (the tile apart from the rack, by the app's rule);
+    else ``fallback``, the organiser's choice for the photos that show none
+    (never one that shows its own). Errors (no tiles, no indicator, a hand
+    that breaks the tile set) make a verdict with its ``failure``, never an
+    exception. ``app``: the no-indicator error says so as the page would."""
     reads = tuple(rack_order(reads))
-    shown = pick_indicator([r for r in reads if r.row == APART])
-    base = Verdict(photo, reads, indicator=None, source=Source.NONE, shown=shown, scheme=scheme, size=size)
+    seen = indicator_read([r for r in reads if r.row == APART])
+    shown = seen.tile if seen is not None else None
+    base = Verdict(photo, reads, indicator=None, source=Source.NONE, shown=shown, shown_read=seen, scheme=scheme,
+                   size=size)
     name = clip(photo)
     if not any(r.row != APART for r in reads):
         return _failed(base, CheckError.of("no_tiles", name=name))
     if indicator is None:
         indicator, source = shown, Source.PHOTO
+    if indicator is None and fallback is not None:
+        indicator, source = fallback, Source.OPTION
     if indicator is None:
         key = "no_indicator_app" if app else "no_indicator"
         return _failed(base, CheckError.of(key, name=name, stem=clip(PurePath(photo).stem)))
@@ -230,7 +244,7 @@ def judge(reads: Sequence[TileRead], photo: str, indicator: Tile | str | None = 
         far = 0
     elif n in (HAND_SIZE, MAX_HAND):
         far = coach_distance(hand)
-    return Verdict(photo, reads, hand, ind, source, shown, scheme, declaration, arrangement, far, None, size)
+    return Verdict(photo, reads, hand, ind, source, shown, seen, scheme, declaration, arrangement, far, None, size)
 
 
 def _failed(base: Verdict, exc: OkeyError) -> Verdict:

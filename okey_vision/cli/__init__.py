@@ -5,6 +5,9 @@ hand), ``advise``, ``read``, ``check``, ``calibrate``, ``synth`` and
 ``train``; what they share (the error line, ``--lang``, the extras) is in
 :mod:`okey_vision.cli.common`. Nothing else in the package imports this one.
 Every domain error prints one line naming the bad input and exits with 2.
+``--lang`` is taken before the command word or after it (each subcommand's
+own ``--lang`` defaults to :data:`argparse.SUPPRESS`, so the one given
+anywhere stands; English when none is).
 """
 
 from __future__ import annotations
@@ -16,8 +19,9 @@ from collections.abc import Callable, Sequence
 from contextlib import suppress
 
 from okey_vision.cli import advise, calibrate, check, read, solve, synth, train
-from okey_vision.cli.common import fail, missing_extra
+from okey_vision.cli.common import add_lang, fail, missing_extra
 from okey_vision.errors import OkeyError
+from okey_vision.lang import Lang
 
 #: Subcommand -> (its module, help). Each module has ``add_arguments(parser)``
 #: and ``run(args) -> int`` and keeps its heavy imports inside ``run``, so
@@ -39,6 +43,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Callable[[argpars
         prog="okey-vision",
         description="Read Okey racks, arrange hands, and coach the discard.",
     )
+    add_lang(parser, "what is printed (also taken after the command word)", top=True)
     sub = parser.add_subparsers(dest="command", required=True)
     runners: dict[str, Callable[[argparse.Namespace], int]] = {}
     for name, (module, help_text) in COMMANDS.items():
@@ -54,6 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
     args.argv = argv
+    lang = Lang.of(getattr(args, "lang", Lang.EN))
     try:
         code = runners[args.command](args)
         sys.stdout.flush()  # a full disk under a redirection fails here at the latest: said below
@@ -62,11 +68,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.close()
         return 0
     except OkeyError as exc:
-        return fail(args.command, str(exc))
+        from okey_vision.lang import error_message  # a domain error in the language asked for
+
+        return fail(args.command, error_message(exc, lang), lang)
     except OSError as exc:  # a write that failed past the command's own checks: one line, never a traceback
-        return fail(args.command, str(_write_failure(exc)))
+        return fail(args.command, str(_write_failure(exc)), lang)
     except ImportError as exc:  # an optional extra that is not installed
         return missing_extra(args.command, exc)
+
+
+def capture(argv: Sequence[str]) -> str:
+    """The command line's standard output for ``argv``, run in this process
+    (a failing command raises :class:`RuntimeError` with its exit status)."""
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(argv)
+    if code != 0:
+        raise RuntimeError(f"okey-vision {' '.join(argv)}: exit {code}")
+    return out.getvalue()
 
 
 def _write_failure(exc: OSError) -> OkeyError:
@@ -87,4 +109,4 @@ def _write_failure(exc: OSError) -> OkeyError:
     return OkeyError(f"the command failed: {os_reason(exc)}")
 
 
-__all__ = ["COMMANDS", "build_parser", "main"]
+__all__ = ["COMMANDS", "build_parser", "capture", "main"]

@@ -46,10 +46,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add.add_argument("photo", help="a rack photo (JPEG, PNG, ...)")
     add.add_argument("--tiles", required=True,
                      help='the rack\'s tiles in rack order, rows top to bottom, e.g. "r1 r2 r3 b7 fj"')
-    actions.add_parser("fit", help="learn the set from the stored tiles (at most 2 minutes)")
-    actions.add_parser("show", help="what was learned, from how many tiles")
+    fit = actions.add_parser("fit", help="learn the set from the stored tiles (at most 2 minutes)")
+    show = actions.add_parser("show", help="what was learned, from how many tiles")
     reset = actions.add_parser("reset", help="back to the shipped reader")
     reset.add_argument("--forget", action="store_true", help="also delete the stored tiles")
+    for action in (add, fit, show, reset):  # after the action word too: calibrate fit --lang tr
+        add_lang(action, "the lines printed")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -57,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     from okey_vision.calibrate.text import said
     from okey_vision.errors import require
 
-    lang = Lang.of(args.lang)
+    lang = Lang.of(getattr(args, "lang", Lang.EN))
     if args.action == "reset":  # needs no model: the file is removed
         from okey_vision.calibrate.learn import reset
 

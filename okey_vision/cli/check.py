@@ -2,10 +2,11 @@
 
 PATH is a photo or a folder of photos. Each photo's indicator comes from its
 sidecar (``NAME.txt`` beside it holding ``r3`` or a line ``indicator r3``),
-else ``--indicator``, else the photo itself (the tile lying beside the
-rack). For each photo: the reads (flagged ones marked ``?``), the hand,
-whether it can be declared (14 tiles finished as they are, or 15 with the
-discard that finishes), the best finish with its melds or pairs and points,
+else the photo itself (the tile lying beside the rack), else
+``--indicator``, which fills only the photos that show none. For each
+photo: the reads (flagged ones marked ``?``), the hand, whether it can be
+declared (14 tiles finished as they are, or 15 with the discard that
+finishes), the best finish with its melds or pairs and points,
 or how far the hand is and why; a photo that cannot be checked is one row
 with its error. ``--json`` prints one object a photo (JSON Lines, in the
 order given); ``--html`` writes the report. Exit status: 0 when every hand
@@ -31,7 +32,8 @@ points, or how far the hand is (the coach's distance) and why. A photo that
 cannot be checked (empty, damaged, no tiles) is one row with its error.
 
 The indicator of a photo: its sidecar NAME.txt beside it (holding 'r3', or a
-line 'indicator r3'), else --indicator, else the tile lying beside the rack.
+line 'indicator r3'), else the tile lying beside the rack, else --indicator
+(which never replaces the indicator a photo shows).
 
 Exit status: 0 when every hand can be declared, 1 when any cannot (or a photo
 was not checked), 2 on bad usage.
@@ -51,7 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = DESCRIPTION
     parser.add_argument("paths", nargs="+", metavar="PATH", help="a photo, or a folder of photos")
     parser.add_argument("--indicator", "-i", metavar="TILE",
-                        help="the indicator, e.g. r3, for photos without a sidecar (else read from the photo)")
+                        help="the indicator, e.g. r3, for the photos that show none and have no sidecar")
     parser.add_argument("--scheme", choices=SCHEMES, default=COUNTDOWN, help="scoring scheme")
     parser.add_argument("--html", metavar="REPORT.html", help="also write the report (one HTML file, no server)")
     parser.add_argument("--json", action="store_true", help="print one JSON object a photo (JSON Lines)")
@@ -92,23 +94,28 @@ def run(args: argparse.Namespace) -> int:
             from okey_vision.report.html import report_html
 
             report.outcome = "the photos were checked, the earlier report is as it was"
-            report.write(report_html(checked, Lang.of(args.lang), args.scheme).encode("utf-8", "replace"))
+            lang = Lang.of(getattr(args, "lang", Lang.EN))
+            report.write(report_html(checked, lang, args.scheme).encode("utf-8", "replace"))
             report.commit()
-            print(f"report: {printable(str(html))}", file=sys.stderr)
+            from okey_vision.check import text as words
+
+            print(words.say("report_written", lang, path=printable(str(html))), file=sys.stderr)
     return ALL_DECLARE if all(c.verdict.can_declare for c in checked) else NOT_ALL
 
 
 def check_rows(jobs: list, args: argparse.Namespace, drawn: bool) -> list:
     """Check every photo, printing its row (and the summary) as it comes; the checked photos."""
+    from functools import partial
     from pathlib import Path
 
     from okey_vision.check.photos import check_all
     from okey_vision.report.html import figure as draw
 
-    lang = Lang.of(args.lang)
+    lang = Lang.of(getattr(args, "lang", Lang.EN))
     bar = progress(len(jobs), any(Path(p).is_dir() for p in args.paths))
     checked = []
-    for c in check_all(jobs, scheme=args.scheme, figure=draw if drawn else None):  # drawn only for the report
+    figure = partial(draw, lang=lang) if drawn else None  # drawn only for the report, its labels in the language
+    for c in check_all(jobs, scheme=args.scheme, figure=figure):
         checked.append(c)
         say(row_json(c.verdict, lang) if args.json else row_lines(c.verdict, lang), bar)
     if bar is not None:
@@ -167,28 +174,29 @@ def row_lines(v, lang: Lang = Lang.EN) -> str:
     """One photo's rows: the verdict and why; the reads (flagged with '?'),
     the indicator; the finish's melds or pairs."""
     from okey_vision.check import text as words
+    from okey_vision.coach.text import meld_label, meld_text
+    from okey_vision.lang import tile_word
     from okey_vision.report.html import why
-    from okey_vision.report.text import t
 
     said = why(v, lang)
     if said.startswith(f"{v.photo}: "):  # an error naming the photo: named once, at the start
         said = said[len(v.photo) + 2:]
     lines = [f"{v.photo}: {shout(v.label(lang), lang)}. {said}"]
+    sep = ", " if Lang.of(lang) is Lang.TR else " "  # tiles in words need commas
     if v.reads:
         marked = {id(r) for _, r in v.flagged}
-        tiles = " ".join(r.name + ("?" if id(r) in marked else "") for r in v.rack)
-        apart = " ".join(r.name + ("?" if id(r) in marked else "") for r in v.apart)
+        tiles = sep.join(tile_word(r.tile, lang) + ("?" if id(r) in marked else "") for r in v.rack)
+        apart = sep.join(tile_word(r.tile, lang) + ("?" if id(r) in marked else "") for r in v.apart)
         lines.append(f"  {words.say('label.hand', lang)} ({len(v.rack)}): {tiles}" + (f"  | {apart}" if apart else ""))
-    if v.indicator is not None and v.okey is not None:
-        lines.append("  " + words.say("indicator_line", lang, ind=v.indicator.name, source=v.source.said(lang),
-                                      okey=v.okey.name))
+    if v.indicator is not None:
+        lines.append("  " + words.indicator_line(v.indicator, v.source.said(lang), lang))
     if v.note(lang):
         lines.append("  " + v.note(lang))
     best = v.best
     for meld in best.melds if best is not None else ():
-        lines.append(f"    {t(f'meld_{meld.kind}', lang):<5} {meld.describe()}")
+        lines.append(f"    {meld_label(meld.kind, lang):<5} {meld_text(meld, lang)}")
     if v.flagged:
-        shown = ", ".join(f"#{pos} {r.name}?" if pos else f"{r.name}?" for pos, r in v.flagged)
+        shown = ", ".join(words.check_by_eye(pos, r.tile, lang) + "?" for pos, r in v.flagged)
         lines.append("  " + words.say("to_check_line", lang, tiles=shown))
     return "\n".join(lines)
 
@@ -199,4 +207,4 @@ def summary_line(verdicts, lang: Lang = Lang.EN) -> str:
     from okey_vision.report.html import counts
 
     n = counts(verdicts)
-    return words.say("summary", lang, n=len(verdicts), yes=n["yes"], no=n["no"], errors=n["error"])
+    return words.summary(len(verdicts), n["yes"], n["no"], n["error"], lang)

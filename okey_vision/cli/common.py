@@ -10,7 +10,7 @@ from okey_vision.errors import OkeyError, clip
 from okey_vision.lang import Lang
 
 #: The optional extra each subcommand's packages come from.
-EXTRAS: dict[str, str] = {"synth": "train", "read": "vision", "check": "vision", "calibrate": "vision",
+EXTRAS: dict[str, str] = {"synth": "synth", "read": "vision", "check": "vision", "calibrate": "vision",
                           "train": "train"}
 #: An error line is cut to this many characters (a bad input is quoted in it).
 MAX_ERROR = 400
@@ -20,18 +20,23 @@ class CliError(OkeyError):
     """A command-line usage error that is reported in one line."""
 
 
-def add_lang(parser: argparse.ArgumentParser, what: str) -> None:
-    """The ``--lang`` option: the language of ``what`` (en or tr)."""
-    parser.add_argument("--lang", choices=[lang.value for lang in Lang], default=Lang.EN.value,
+def add_lang(parser: argparse.ArgumentParser, what: str, top: bool = False) -> None:
+    """The ``--lang`` option: the language of ``what`` (en or tr). A
+    subcommand's own option defaults to :data:`argparse.SUPPRESS`, so the one
+    given before the command word (``top``, English by default) stands unless
+    it is given after it too."""
+    parser.add_argument("--lang", choices=[lang.value for lang in Lang],
+                        default=Lang.EN.value if top else argparse.SUPPRESS,
                         help=f"the language of {what} (en or tr)")
 
 
-def fail(command: str, message: str) -> int:
+def fail(command: str, message: str, lang: Lang | str = Lang.EN) -> int:
     """Print one error line, a sentence with its full stop (the message cut
-    to ``MAX_ERROR`` characters); exit status 2."""
+    to ``MAX_ERROR`` characters), in ``lang``; exit status 2."""
     line = clip(" ".join(message.split()), MAX_ERROR)
     end = "" if line.endswith((".", "!", "?")) else "."  # one sentence, with its full stop
-    print(f"okey-vision {command}: error: {line}{end}", file=sys.stderr)
+    error = "hata" if Lang.of(lang) is Lang.TR else "error"
+    print(f"okey-vision {command}: {error}: {line}{end}", file=sys.stderr)
     return 2
 
 

@@ -2,8 +2,10 @@
 
 Plain output lists the rows as on the rack; ``--json`` prints one object with
 ``tiles`` (``tile``, ``box`` [x1, y1, x2, y2] in input pixels, ``confidence``,
-``row``, ``alternatives``, ``low_confidence``); with ``--indicator`` and
-``--solve``/``--advise`` the rack rows go to the solver or the coach.
+``row``, ``alternatives``, ``low_confidence``); with ``--solve``/``--advise``
+the rack rows go to the solver or the coach, with ``--indicator`` or else
+the indicator the photo shows beside the rack (as the check takes it),
+said so; a photo that shows none is refused in one sentence.
 """
 
 from __future__ import annotations
@@ -18,10 +20,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``read`` subcommand's options."""
     parser.add_argument("photo", help="a rack photo (JPEG, PNG, ...)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--indicator", "-i", help="the indicator tile, e.g. r3 (uses one copy)")
+    parser.add_argument("--indicator", "-i",
+                        help="the indicator tile, e.g. r3 (uses one copy; default: the tile beside the rack)")
     what = parser.add_mutually_exclusive_group()
-    what.add_argument("--solve", action="store_true", help="arrange/declare the hand read (needs --indicator)")
-    what.add_argument("--advise", action="store_true", help="rank discards for the hand read (needs --indicator)")
+    what.add_argument("--solve", action="store_true",
+                      help="arrange/declare the hand read (the indicator: --indicator, else the photo's)")
+    what.add_argument("--advise", action="store_true",
+                      help="rank discards for the hand read (the indicator: --indicator, else the photo's)")
     parser.add_argument("--include-apart", action="store_true",
                         help="count tiles lying apart from the rack rows as hand tiles")
     parser.add_argument("--models", help="folder holding detector/number/color weights")
@@ -42,11 +47,9 @@ def run(args: argparse.Namespace) -> int:
         require(module, "vision", "reading a photo")
     from okey_vision.vision.io import load_photo
     from okey_vision.vision.reader import RackReader, default_reader
-    from okey_vision.vision.reads import APART, hand_from_reads
+    from okey_vision.vision.reads import APART, hand_from_reads, pick_indicator
 
     lang = Lang.of(getattr(args, "lang", "en"))
-    if (args.solve or args.advise) and not args.indicator:
-        raise CliError("--solve and --advise need the indicator: add --indicator TILE (e.g. --indicator r3)")
     indicator = parse_tile(args.indicator) if args.indicator else None
     photo = load_photo(args.photo)
     if args.models or args.backend:
@@ -58,8 +61,25 @@ def run(args: argparse.Namespace) -> int:
     out: dict = {"photo": printable(str(args.photo)), "width": photo.width, "height": photo.height,
                  "tiles": [dict(r.to_dict(), low_confidence=r.low_confidence) for r in reads],
                  "hand": hand}
+    told = None  # the sentence saying the indicator was taken from the photo
+    if (args.solve or args.advise) and not [r for r in reads if args.include_apart or r.row != APART]:
+        from okey_vision.coach.text import say
+
+        raise CliError(say("read_no_tiles", lang, photo=out["photo"]).rstrip("."))
+    if indicator is None and (args.solve or args.advise) and not args.include_apart:
+        from okey_vision.coach.text import say
+
+        indicator = pick_indicator([r for r in reads if r.row == APART])  # as the check takes it
+        if indicator is None:
+            raise CliError(say("read_no_indicator", lang, photo=out["photo"]).rstrip("."))
+        told = say("read_indicator", lang, ind=indicator)
+        out["indicator_from"] = "photo"
     if indicator is not None:
         out["indicator"] = indicator.name
+    if (args.solve or args.advise) and indicator is None:  # --include-apart: the tiles apart are the hand's
+        from okey_vision.coach.text import say
+
+        raise CliError(say("read_include_apart", lang).rstrip("."))
     extra_text = None
     # The hand as the app and the advise command build it, once: Hand.of, through the reads.
     # Only for --solve/--advise: a photo with more tiles than a hand can hold still prints its reads.
@@ -69,9 +89,7 @@ def run(args: argparse.Namespace) -> int:
     if args.solve:
         from okey_vision.cli.solve import solve_result
 
-        if held is None or not held.tiles:
-            raise CliError(f"{out['photo']}: no tiles read, nothing to solve; take the photo closer, "
-                           "with the whole rack in the frame")
+        assert held is not None  # tiles were read and an indicator found (checked above)
         out["solve"] = solve_result(held)
         if not args.json:
             from okey_vision.cli.solve import format_solve
@@ -89,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(out, default=str))
         return 0
     print(format_reads(reads, out["width"], out["height"], lang))
+    if told:
+        print(told)
     if extra_text:
         print(extra_text)
     return 0
@@ -104,6 +124,6 @@ def format_reads(reads, width: int, height: int, lang: str = "en") -> str:
     rows: dict[int, list] = {}
     for r in reads:
         rows.setdefault(r.row, []).append(r)
-    named = [(None if row == APART else row, [f"{r.tile.name}{'?' if r.low_confidence else ''}" for r in rows[row]])
+    named = [(None if row == APART else row, [(r.tile, r.low_confidence) for r in rows[row]])
              for row in sorted(rows, key=lambda k: (k == APART, k))]
     return "\n".join(read_lines(named, len(reads), width, height, Lang.of(lang)))

@@ -3,8 +3,11 @@
 :func:`analyse` builds the hand once (:meth:`~okey_vision.tiles.Hand.of`:
 tile names, copies, size), arranges it, declares it (once) and asks the
 coach (:func:`okey_vision.coach.advise`, given that declaration) for its
-advice on 14 or 15 tiles: the :class:`Analysis` holds that
-:class:`~okey_vision.coach.Advice` itself.
+advice on 14 or 15 tiles, with the tile the previous player just discarded
+when the player names one (take it or draw): the :class:`Analysis` holds
+that :class:`~okey_vision.coach.Advice` itself, and its headline is the
+advice's own (:func:`okey_vision.coach.text.headline`, as the command line
+and the JSON say it).
 Domain errors come back as :class:`Problem` with the error's message, never
 raised. Sentences come from :mod:`okey_vision.coach.text`.
 
@@ -29,7 +32,7 @@ from okey_vision.errors import OkeyError
 from okey_vision.lang import Lang
 from okey_vision.melds import Meld
 from okey_vision.memo import Memo
-from okey_vision.report.text import error_message
+from okey_vision.report.text import error_message, in_words
 from okey_vision.scoring import COUNTDOWN, check_scheme
 from okey_vision.solver import Arrangement, Declaration, Finish, arrange, declare
 from okey_vision.tiles import (
@@ -82,6 +85,8 @@ class Analysis:
     declaration: Declaration
     advice: Advice | None
     seconds: float = 0.0
+    #: The offered tile the advice could not weigh, and why (too many copies, ...): the advice is then without it.
+    refused: tuple[Tile, OkeyError] | None = None
 
     @property
     def ok(self) -> bool:
@@ -119,16 +124,30 @@ class Analysis:
         """The discard to make (15 tiles)."""
         return self.advice.best if self.advice is not None else None
 
+    @property
+    def offered(self) -> Tile | None:
+        """The offered tile the advice weighed (None: none, or not 14 tiles)."""
+        return self.advice.offered if self.advice is not None else None
+
     def headline(self, lang: Lang = Lang.EN) -> str:
-        """One sentence in ``lang``: what to do now."""
-        return text.headline(self.advice, len(self.hand.tiles), self.finish, self.points, self.scheme, lang)
+        """One sentence in ``lang``: what to do now, the advice's own action
+        (:func:`okey_vision.coach.text.headline`), or what a hand of the
+        wrong size needs."""
+        if self.advice is not None:
+            return text.headline(self.advice, lang)
+        if self.finish is not None:
+            return text.finish_headline(self.finish, self.scheme, lang)
+        return text.size_headline(len(self.hand.tiles), lang)
 
 
 def analyse(tiles: Tiles, indicator: str | Tile | None = None,
             seen: str | Iterable[TileLike] = (), scheme: str = COUNTDOWN,
-            memo: Memo | None = None) -> Analysis | Problem:
+            memo: Memo | None = None, offered: Tile | str | None = None) -> Analysis | Problem:
     """Analyse a hand; a :class:`Problem` with a plain message if it cannot
-    be. ``memo``: the app session's search caches."""
+    be. ``memo``: the app session's search caches. ``offered``: the tile the
+    previous player just discarded; with 14 tiles the advice is to take it
+    or draw (an offered tile that cannot be taken, e.g. a third copy, is
+    said beside the advice without it)."""
     t0 = time.perf_counter()
     try:
         check_scheme(scheme)
@@ -139,10 +158,16 @@ def analyse(tiles: Tiles, indicator: str | Tile | None = None,
             return Problem(text.say("no_tiles"), "no_tiles")
         arrangement = arrange(hand, memo=memo)
         declaration = declare(hand, scheme=scheme, memo=memo)
-        advice = None
-        if len(hand.tiles) in (HAND_SIZE, MAX_HAND):
+        advice, refused = None, None
+        if len(hand.tiles) == HAND_SIZE and offered is not None:
+            tile = parse_tile(offered)
+            try:
+                advice = advise(hand, offered=tile, scheme=scheme, memo=memo)
+            except OkeyError as exc:  # e.g. a third copy of a face: the advice without it, and why
+                refused = (tile, exc)
+        if advice is None and len(hand.tiles) in (HAND_SIZE, MAX_HAND):
             advice = advise(hand, scheme=scheme, memo=memo, declaration=declaration)
-        return Analysis(hand, scheme, arrangement, declaration, advice, time.perf_counter() - t0)
+        return Analysis(hand, scheme, arrangement, declaration, advice, time.perf_counter() - t0, refused)
     except OkeyError as exc:
         return Problem(str(exc), error=exc)
 
@@ -158,27 +183,30 @@ class Session:
 
     def __init__(self, memo: Memo | None = None) -> None:
         self.memo = memo if memo is not None else Memo()
-        self._analyses: OrderedDict[tuple[Hand, str], Analysis | Problem] = OrderedDict()
+        self._analyses: OrderedDict[tuple[Hand, str, Tile | None], Analysis | Problem] = OrderedDict()
         # the page and the live view's worker may both ask (the memo is not thread-safe)
         self._lock = threading.RLock()
 
     def analyse(self, tiles: Tiles, indicator: str | Tile | None = None,
-                seen: str | Iterable[TileLike] = (), scheme: str = COUNTDOWN) -> Analysis | Problem:
+                seen: str | Iterable[TileLike] = (), scheme: str = COUNTDOWN,
+                offered: Tile | str | None = None) -> Analysis | Problem:
         """:func:`analyse` with this session's memo, remembered for the last
-        ``REMEMBERED`` distinct hands (the built hand is the key); one caller at a time."""
+        ``REMEMBERED`` distinct hands (the built hand, the scheme and the
+        offered tile are the key); one caller at a time."""
         with self._lock:
-            return self._analyse(tiles, indicator, seen, scheme)
+            return self._analyse(tiles, indicator, seen, scheme, offered)
 
     def _analyse(self, tiles: Tiles, indicator: str | Tile | None, seen: str | Iterable[TileLike],
-                 scheme: str) -> Analysis | Problem:
+                 scheme: str, offered: Tile | str | None) -> Analysis | Problem:
         try:
             hand = Hand.of(tiles, indicator, seen)
+            tile = parse_tile(offered) if offered is not None and len(hand.tiles) == HAND_SIZE else None
         except OkeyError:
             return analyse(tiles, indicator, seen, scheme)  # the problem, said; nothing to remember
-        key = (hand, scheme)
+        key = (hand, scheme, tile)
         hit = self._analyses.get(key)
         if hit is None:
-            hit = analyse(hand, scheme=scheme, memo=self.memo)
+            hit = analyse(hand, scheme=scheme, memo=self.memo, offered=tile)
             self._analyses[key] = hit
             if len(self._analyses) > REMEMBERED:
                 self._analyses.popitem(last=False)
@@ -193,15 +221,14 @@ class Session:
             self._analyses.clear()
 
 
-def take_or_draw(a: Analysis, offered: str | Tile, memo: Memo | None = None, lang: Lang = Lang.EN) -> str:
-    """For a 14-tile hand: take the tile the previous player just discarded,
-    or draw from the stock? The coach's take-or-draw advice, as a sentence in ``lang``."""
-    tile = parse_tile(offered)
-    try:
-        adv = advise(a.hand, offered=tile, scheme=a.scheme, memo=memo)
-    except OkeyError as exc:
-        return text.cannot_take(tile, str(exc), lang)
-    return text.take_or_draw_text(adv, lang)
+def action_line(a: Analysis, lang: Lang = Lang.EN) -> str:
+    """The move as the page shows it first and large (the action box): the
+    analysis' headline (the advice's own action), its tiles in the page's words.
+
+    >>> action_line(analyse("r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k3 y13", "b2", offered="k4"), Lang.TR)
+    'Siyah 4 al: eli bitirir.'
+    """
+    return in_words(a.headline(lang), lang)
 
 
 def groups_for_display(a: Analysis, lang: Lang = Lang.EN) -> tuple[list[Meld], list[Tile], str]:
@@ -283,5 +310,5 @@ def move_on_rack(a: Analysis, tiles: Sequence[Tile | str]) -> Move:
     return Move(discard, tuple(melds), bool(finish is not None and finish.okey_discard), finish is not None)
 
 
-__all__ = ["Analysis", "Move", "Problem", "Session", "analyse", "distance_text", "groups_for_display",
-           "move_on_rack", "take_or_draw"]
+__all__ = ["Analysis", "Move", "Problem", "Session", "action_line", "analyse", "distance_text", "groups_for_display",
+           "move_on_rack"]

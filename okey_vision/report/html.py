@@ -26,7 +26,7 @@ from okey_vision.errors import OkeyError
 from okey_vision.lang import Lang
 from okey_vision.report import render
 from okey_vision.report.advice import Analysis, groups_for_display
-from okey_vision.report.text import error_message
+from okey_vision.report.text import error_message, tile_word
 from okey_vision.scoring import COUNTDOWN
 
 if TYPE_CHECKING:  # numpy loads only when a photo is drawn
@@ -63,16 +63,17 @@ table.rows th,table.rows td{text-align:left;padding:4px 8px;border-bottom:1px so
 </style>"""
 
 
-def figure(photo: Photo, verdict: Verdict) -> bytes:
+def figure(photo: Photo, verdict: Verdict, lang: Lang = Lang.EN) -> bytes:
     """The photo with every read boxed and labelled as the app draws it
-    (long side :data:`FIGURE_SIDE`), JPEG bytes."""
+    (long side :data:`FIGURE_SIDE`; in Turkish the labels are coloured
+    chips, never the Latin notation), JPEG bytes."""
     import cv2
     import numpy as np
 
     from okey_vision.report.photo import draw_reads
 
     reads = [r.scaled(photo.scale) for r in verdict.reads]  # input pixels -> the decoded image's
-    rgb = draw_reads(photo.image, reads, verdict.indicator, max_side=FIGURE_SIDE)
+    rgb = draw_reads(photo.image, reads, verdict.indicator, max_side=FIGURE_SIDE, lang=lang)
     ok, buf = cv2.imencode(".jpg", np.ascontiguousarray(rgb[:, :, ::-1]), [cv2.IMWRITE_JPEG_QUALITY, FIGURE_QUALITY])
     return buf.tobytes() if ok else b""
 
@@ -108,17 +109,19 @@ def hand_groups(v: Verdict, lang: Lang = Lang.EN) -> str:
 
 
 def to_check(v: Verdict, lang: Lang = Lang.EN) -> str:
-    """The reads to check by eye: position, tile drawn, what else it may be."""
+    """The reads the verdict rests on to check by eye: the place on the rack
+    (or the indicator the verdict used), the tile drawn and said, how sure,
+    what else it may be."""
     if v.failure is not None and not v.reads:
         return ""
     if not v.flagged:
         return f"<p>{escape(words.say('nothing_to_check', lang))}</p>"
     items = []
     for pos, r in v.flagged:
-        where = f"#{pos}" if pos is not None else words.say("label.indicator", lang)
-        others = ", ".join(f"{t.name} {p:.0%}" for t, p in r.alternatives[1:3])
+        others = ", ".join(f"{tile_word(t, lang)} {p:.0%}" for t, p in r.alternatives[1:3])
         tail = f" ({words.say('label.or', lang)} {escape(others)})" if others else ""
-        items.append(f"<li>{escape(where)}: <b>{escape(r.name)}</b> {r.confidence:.0%}{tail}</li>")
+        items.append(f"<li>{render.chips_html([r.tile], lang=lang)} "
+                     f"<b>{escape(words.check_by_eye(pos, r.tile, lang))}</b> {r.confidence:.0%}{tail}</li>")
     return f'<ul class="eye">{"".join(items)}</ul>'
 
 
@@ -135,13 +138,13 @@ def card(i: int, c: Checked, lang: Lang = Lang.EN) -> str:
         data = base64.b64encode(c.figure).decode("ascii")
         parts.append(f'<img alt="{escape(v.photo)}" src="data:image/jpeg;base64,{data}">')
     if v.indicator is not None and v.okey is not None:
-        line = words.say("indicator_line", lang, ind=v.indicator.name, source=v.source.said(lang), okey=v.okey.name)
+        line = words.indicator_line(v.indicator, v.source.said(lang), lang)
         parts.append(f"<h3>{escape(words.say('label.indicator', lang))}</h3><div class=\"ind\">"
                      f"{render.tile_html(v.indicator, small=True)}<span>{escape(line)}</span></div>")
     groups = hand_groups(v, lang)
     if groups:
         parts.append(f"<h3>{escape(words.say('label.hand', lang))}</h3>"
-                     f"<p>{escape(words.say('tiles_line', lang, n=len(v.rack)))}</p>{groups}")
+                     f"<p>{escape(words.tiles_line(len(v.rack), lang))}</p>{groups}")
     eye = to_check(v, lang)
     if eye:
         parts.append(f"<h3>{escape(words.say('label.check_by_eye', lang))}</h3>{eye}")
@@ -153,7 +156,7 @@ def summary(checked: Sequence[Checked], lang: Lang = Lang.EN) -> str:
     """The counts, and a row a photo linking to its card."""
     verdicts = [c.verdict for c in checked]
     n = counts(verdicts)
-    line = words.say("summary", lang, n=len(verdicts), yes=n["yes"], no=n["no"], errors=n["error"])
+    line = words.summary(len(verdicts), n["yes"], n["no"], n["error"], lang)
     head = "".join(f"<th>{escape(words.say(k, lang))}</th>" for k in
                    ("label.photo", "label.verdict", "label.points", "label.distance", "label.to_check"))
     rows = []

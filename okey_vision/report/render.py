@@ -52,6 +52,7 @@ CSS = """
 .ov-opts .ov-tile.small{width:20px;height:28px;font-size:13px;padding-top:4px;border-radius:4px}
 .ov-opts .ov-tile.small .ov-dot{width:4px;height:4px;margin-top:3px}
 .ov-opts tr.ov-best td{font-weight:700}
+.eye .ov-tiles{display:inline-flex;background:none;padding:0;vertical-align:middle;margin-right:6px}
 </style>
 """
 

@@ -2,8 +2,9 @@
 
 The coach's own sentences (what to do and why) live in
 :mod:`okey_vision.coach.text`, in both languages too; the app says them
-through :func:`in_words`. The language type is :class:`okey_vision.lang.Lang`
-(re-exported here).
+through :func:`in_words`. The language type is :class:`okey_vision.lang.Lang`,
+and a tile said in words (:func:`tile_word`, :func:`in_words`) lives beside
+it, for every module's sentences (re-exported here).
 
 Turkish as players speak it. On the Turkish page a tile is never written in
 the project's Latin notation (``r5``: a Turkish player reads *k* as
@@ -36,10 +37,7 @@ Every message is one sentence per problem ending with its full stop
 
 from __future__ import annotations
 
-import re
-
-from okey_vision.lang import Lang, fill
-from okey_vision.tiles import COLOR_NAMES_TR, Tile, parse_tile
+from okey_vision.lang import ERRORS_TR, TILE_NOTATION, Lang, error_message, fill, in_words, tile_word
 
 #: key -> (English, Turkish); ``{name}`` fields are filled by :func:`t`.
 TEXT: dict[str, tuple[str, str]] = {
@@ -72,8 +70,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "photo_failed": ("{why} The previous hand and its advice were cleared.",
                      "{why} Önceki el ve önerisi silindi."),
     "sample": ("the sample photo", "örnek fotoğraf"),
-    "photo_caption": ("{label}: {n} tiles read", "{label}: {n} taş okundu"),
-    "photo_section": ("Photo: {label} ({n} tiles read)", "Fotoğraf: {label} ({n} taş okundu)"),
+    "photo_caption": ("{label}: {n} read", "{label}: {n} okundu"),
+    "photo_section": ("Photo: {label} ({n} read)", "Fotoğraf: {label} ({n} okundu)"),
     "check_marked": ("Check the tiles marked '?' (orange boxes): {tiles}. Tap one on the photo to correct it.",
                      "'?' işaretli taşlara bak (turuncu kutular): {tiles}. Düzeltmek için fotoğrafta taşa dokun."),
     "they_are_right": ("They are right", "Doğrular"),
@@ -83,7 +81,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "why": ("Why: {reason}.", "Neden: {reason}."),
     "indicator_line": ("Indicator {ind}, okey {okey} (wild); a false joker plays as {okey}.",
                        "Gösterge {ind}, okey {okey} (joker); sahte okey {okey} yerine geçer."),
-    "discards_seen": ("{n} seen tiles counted.", "{n} görülen taş sayıldı."),
+    "discards_seen": ("Seen tiles counted: {n}.", "{n} görülen taş sayıldı."),
     "assumes_indicator": ("This photo shows no indicator: the advice assumes {ind} ({source}).",
                           "Bu fotoğrafta gösterge yok: öneri {ind} göstergesine göre ({source})."),
     "source_player": ("set by you", "senin seçtiğin"),
@@ -97,6 +95,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "twin": ("You hold the indicator's twin ({ind}): show it at the start of the round for the bonus.",
              "Göstergenin eşi sende ({ind}): bonus için elin başında göster."),
     "throw_this": ("Throw", "At"),
+    "take_this": ("Take", "Al"),
     "other_declares": ("Other ways to declare: {ways}.", "Bitirmenin diğer yolları: {ways}."),
     "points": ("pts", "puan"),
     "discards_best_first": ("Discards, best first", "Atılacak taşlar, en iyisi önce"),
@@ -104,14 +103,15 @@ TEXT: dict[str, tuple[str, str]] = {
                    "| # | at | mesafe | işe yarayan | beklenen taşlar |"),
     "table_cols": ("#|discard|distance|outs|waiting for", "#|at|mesafe|işe yarayan|beklenen taşlar"),
     "fourteen": ("{n} tiles: {distance}{outs}.", "{n} taş: {distance}{outs}."),
-    "outs_list": ("; {n} outs: {tiles}", "; işe yarayan {n} taş: {tiles}"),
+    "outs_list": ("; {n}: {tiles}", "; işe yarayan {n}: {tiles}"),
     "offered": ("Tile the previous player just discarded (take it or draw?)",
-                "Önceki oyuncunun attığı taş (alayım mı, çekeyim mi?)"),
+                "Önceki oyuncunun attığı taş (yerden mi alayım, ortadan mı çekeyim?)"),
     "offered_placeholder": ("choose the tile on their pile", "yerdeki taşı seç"),
     "correct": ("Correct the tiles ({n} on the rack)", "Taşları düzelt (ıstakada {n} taş)"),
     "remove": ("(remove)", "(çıkar)"),
     "add_tile": ("Add a tile", "Taş ekle"),
     "add_placeholder": ("choose a tile", "bir taş seç"),
+    "pick_placeholder": ("choose", "seç"),
     "add": ("Add", "Ekle"),
     "clear": ("Clear all", "Hepsini sil"),
     "type_hand": ("Or type the whole hand", "Ya da bütün eli yaz"),
@@ -213,8 +213,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "live_hand": ("Reading now: {hand}", "Şu an okunan: {hand}"),
     "live_none": ("No steady hand yet: hold the rack still in view.",
                   "Henüz sabit bir el yok: ıstakayı görüntüde sabit tut."),
-    "live_fresh": ("Read {ago:.1f} s ago; {reads} frames read, {ms:.0f} ms each, only when the view changed.",
-                   "{ago:.1f} sn önce okundu; {reads} kare okundu, her biri {ms:.0f} ms, yalnız görüntü "
+    "live_fresh": ("Read {ago:.1f} s ago; {reads} read, {ms:.0f} ms each, only when the view changed.",
+                   "{ago:.1f} sn önce okundu; {reads} okundu, her biri {ms:.0f} ms, yalnız görüntü "
                    "değişince."),
     "live_indicator": ("Indicator seen beside the rack: {ind}.", "Istakanın yanında görülen gösterge: {ind}."),
     "unexpected": ("Something went wrong ({why}). Try another photo or correct the tiles; the round is kept.",
@@ -222,60 +222,6 @@ TEXT: dict[str, tuple[str, str]] = {
 }
 
 
-#: Domain errors in Turkish, by the error's key (English: the error's own
-#: message; photo problems: :class:`okey_vision.errors.ImageProblem`).
-ERRORS_TR: dict[str, str] = {
-    "missing": "{name}: böyle bir dosya yok",
-    "folder": "{name}: bir klasör, fotoğraf değil",
-    "unreadable": "{name}: okunamıyor ({why})",
-    "not_file": "{name}: normal bir dosya değil ({kind}): yalnız fotoğraf dosyaları okunur",
-    "empty": "{name}: dosya boş",
-    "file_too_large": "{name}: dosya çok büyük ({size} MB; bir fotoğraf dosyası en çok {limit} MB)",
-    "not_image": "{name}: bu bir fotoğraf değil ({formats} bekleniyor)",
-    "header": "{name}: fotoğraf bozuk: {format} başlığı kesik ya da hatalı",
-    "too_small": "{name}: fotoğraf taş okumak için çok küçük ({width}x{height} piksel)",
-    "too_large": "{name}: görüntü çok büyük ({width}x{height} piksel; en çok {limit} milyon)",
-    "damaged": "{name}: fotoğraf bozuk ve açılamıyor (kesik ya da hatalı {format})",
-    "unknown_tile": "bilinmeyen taş adı {name}: bir renk (kırmızı, sarı, mavi, siyah) ve 1-13 arası bir sayı "
-                    "bekleniyor, örn. 'kırmızı 7', ya da 'sahte okey'",
-    "too_many_copies": "{tile} taşından {n} tane var: sette yalnız {copies} tane olur",
-    "fj_indicator": "sahte okey gösterge olamaz",
-    "hand_too_big": "bir elde en çok {most} taş olur, burada {n} taş var",
-}
-
-
-#: A tile in the project's notation inside a sentence ("r5", "k10", "fj"):
-#: not part of a longer word, a number or a CSS colour.
-TILE_NOTATION = re.compile(r"(?<![\w#\-=])(fj|[rybk](?:1[0-3]|[1-9]))(?!\w)")
-
-
-def tile_word(tile: Tile | str, lang: Lang = Lang.EN) -> str:
-    """A tile as the page says it: its notation in English (``r5``), its
-    colour and number in Turkish (``kırmızı 5``, ``sahte okey``).
-
-    >>> tile_word("k10", Lang.TR), tile_word("fj", Lang.TR), tile_word("k10")
-    ('siyah 10', 'sahte okey', 'k10')
-    """
-    tile = parse_tile(tile)
-    if Lang.of(lang) is not Lang.TR:
-        return tile.name
-    if tile.is_false_joker:
-        return "sahte okey"
-    return f"{COLOR_NAMES_TR[tile.color]} {tile.number}"
-
-
-def in_words(text: str, lang: Lang = Lang.EN) -> str:
-    """``text`` as the page shows it: in Turkish every tile written in the
-    project's notation is said in words (a sentence that starts with one
-    starts with a capital); English is left as it is."""
-    if Lang.of(lang) is not Lang.TR or not text:
-        return text
-    if re.match(r"(?:[RYBK](?:1[0-3]|[1-9])|Fj)(?!\w)", text):  # a sentence begun with a tile ("R12 al")
-        text = text[0].lower() + text[1:]
-    out = TILE_NOTATION.sub(lambda m: tile_word(m.group(1), lang), text)
-    if out != text and TILE_NOTATION.match(text):
-        out = out[0].upper() + out[1:]
-    return out
 
 
 def sentence(text: str) -> str:
@@ -286,15 +232,6 @@ def sentence(text: str) -> str:
     """
     text = text.rstrip()
     return text if not text or text.endswith((".", "!", "?")) else text + "."
-
-
-def error_message(exc: Exception, lang: Lang = Lang.EN) -> str:
-    """A domain error for the player: its own English message, or its
-    Turkish sentence by the error's key (its tiles said in words)."""
-    key = getattr(exc, "key", "")
-    if Lang.of(lang) is Lang.TR and key in ERRORS_TR:
-        return in_words(ERRORS_TR[key].format(**getattr(exc, "fields", {})), lang)
-    return in_words(str(exc), lang)
 
 
 def t(key: str, lang: Lang = Lang.EN, **fields: object) -> str:

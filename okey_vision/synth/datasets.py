@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TextIO
 
 import cv2
 import numpy as np
@@ -99,6 +102,20 @@ def scene_record(name: str, split: str, scene: Scene) -> dict:
     }
 
 
+@contextlib.contextmanager
+def records(path: Path) -> Iterator[TextIO]:
+    """``path`` (the scenes' records, JSON Lines) written whole or not at
+    all: into ``NAME.part``, moved over ``path`` when the block ends; a
+    failure (a missing package, a full disk, Ctrl-C) leaves no file behind."""
+    part = path.with_name(path.name + ".part")
+    try:
+        with open(part, "w", encoding="utf-8") as fh:
+            yield fh
+        os.replace(part, path)
+    finally:
+        part.unlink(missing_ok=True)
+
+
 def write_detect_dataset(out_dir: str | Path, count: int, seed: int,
                          config: SynthConfig | None = None,
                          split: tuple[str, str] = ("train", "val"), val_fraction: float = 0.1,
@@ -112,7 +129,7 @@ def write_detect_dataset(out_dir: str | Path, count: int, seed: int,
         (out / "images" / s).mkdir(parents=True, exist_ok=True)
         (out / "labels" / s).mkdir(parents=True, exist_ok=True)
     names = FACE_CLASSES if classes == "faces" else TILE_CLASSES
-    with open(out / "hands.jsonl", "w", encoding="utf-8") as rec:
+    with records(out / "hands.jsonl") as rec:
         for i, scene in scenes(count, seed, config):
             sp = split[1] if split_of(i, seed, val_fraction) == "val" else split[0]
             stem = f"synth_{seed}_{i:06d}"
@@ -278,7 +295,7 @@ def write_scenes(out_dir: str | Path, count: int, seed: int,
     """Write plain PNG renders plus ``hands.jsonl`` (for eyeballing or app demos)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    with open(out / "hands.jsonl", "w", encoding="utf-8") as rec:
+    with records(out / "hands.jsonl") as rec:
         for i, scene in scenes(count, seed, config):
             name = f"scene_{seed}_{i:06d}.jpg"
             cv2.imwrite(str(out / name), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])

@@ -39,7 +39,7 @@ _INK = {
 _FJ_INKS = ((40, 130, 30), (25, 25, 25), (40, 30, 190), (150, 70, 20), (20, 110, 220))
 #: Real Okey set inks (BGR), anchors along each colour's range: blue from
 #: teal/turquoise through royal to navy, yellow from golden to deep orange,
-#: reds from crimson to orange-red (OKEY-RULES.md, "Tiles").
+#: reds from crimson to orange-red (docs/rules.md, "Tiles").
 OKEY_INKS: dict[str, tuple[tuple[float, float, float], ...]] = {
     "r": ((45, 20, 175), (35, 25, 210), (20, 50, 230), (25, 70, 240)),
     "y": ((20, 185, 235), (10, 150, 240), (5, 115, 240), (10, 95, 225)),

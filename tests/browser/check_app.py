@@ -6,9 +6,14 @@ through Playwright), waits for the default sample's advice, uploads a photo
 of a rack (rendered by the synthetic renderer, or ``--photo``), waits for
 the advice of that photo, saves a screenshot (``docs/app_screenshot.png``
 by default) and exits non-zero if the advice is missing or the page shows a
-traceback.
+traceback. The Turkish pages (photo, check, live, scores) must show no
+English word of the interface and no tile in the Latin notation, counting
+what a player sees: the visible text, the texts CSS puts on Streamlit's own
+widgets, and placeholders (issue 36; ``tests/browser/turkish.py`` holds the words).
+Run with the default ``--out``, it makes the README's screenshots afresh
+(``docs/app_*.png``).
 
-    .venv/bin/python tests/browser/check_app.py [--photo PATH] [--out PNG]
+    .venv/bin/python tests/browser/check_app.py [--photo PATH] [--out PNG] [--port N] [--turkish-only]
 """
 
 from __future__ import annotations
@@ -83,7 +88,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--photo", type=Path, help="photo to upload (default: a rendered rack)")
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "app_screenshot.png")
     ap.add_argument("--timeout", type=float, default=180.0)
+    ap.add_argument("--port", type=int, default=PORT, help="the app's port (default 8599)")
+    ap.add_argument("--turkish-only", action="store_true",
+                    help="only the Turkish pages' words (photo, check, live, scores); no screenshots")
     args = ap.parse_args(argv)
+    set_port(args.port)
     from playwright.sync_api import sync_playwright
 
     tmp = Path(tempfile.mkdtemp(prefix="okey-browser-"))
@@ -106,6 +115,10 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+            if args.turkish_only:
+                failures += turkish_pages(browser, args.timeout, photo)
+                browser.close()
+                return report(failures)
             page = browser.new_page(viewport={"width": 1280, "height": 1000})
             t0 = time.time()
             page.goto(f"http://127.0.0.1:{PORT}/", wait_until="domcontentloaded")
@@ -134,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
             for lang in ("en", "tr"):
                 failures += phone_check(browser, lang, args.timeout, args.out.parent)
             failures += tap_check(browser, args.timeout, args.out.parent)
+            failures += turkish_pages(browser, args.timeout, photo)
             browser.close()
             failures += live_check(p, tmp, args.timeout, args.out.parent)
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
@@ -166,9 +180,121 @@ def main(argv: list[str] | None = None) -> int:
         # the live view's lines (connection, first frame, hand) tell why a live check failed
         live = [ln for ln in lines[:-15] if "live:" in ln or "WARNING" in ln or "ERROR" in ln]
         print("\n".join(live[-25:] + lines[-15:]))
+    return report(failures)
+
+
+def report(failures: list[str]) -> int:
+    """Print each failure; the exit status."""
     for f in failures:
         print("FAIL:", f, file=sys.stderr)
     return 1 if failures else 0
+
+
+def set_port(port: int) -> None:
+    """The app's port for every page this check opens (another check may hold the default)."""
+    global PORT
+    PORT = port
+
+
+#: What a player sees on the page: the visible text (not the texts Streamlit's
+#: widgets hide under the CSS that shows the page's words, nor icons' names),
+#: the texts CSS draws (::before, ::after) and the placeholders.
+VISIBLE_TEXT = """() => {
+  const out = [];
+  const seen = (e) => {
+    const cs = getComputedStyle(e);
+    return cs.fontSize !== '0px' && cs.visibility !== 'hidden' && cs.display !== 'none'
+      && !e.closest('[aria-hidden=true], script, style, noscript')
+      && e.getBoundingClientRect().width > 2 && e.getBoundingClientRect().height > 2;  // not for screen readers alone
+  };
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const n = walker.currentNode, e = n.parentElement;
+    if (e && n.textContent.trim() && seen(e)) out.push(n.textContent);
+  }
+  for (const e of document.body.querySelectorAll('*')) {
+    for (const pseudo of ['::before', '::after']) {
+      const c = getComputedStyle(e, pseudo).content;
+      if (c && c.startsWith('"')) out.push(JSON.parse(c));
+    }
+    if (e.getAttribute('placeholder') && seen(e)) out.push(e.getAttribute('placeholder'));
+  }
+  return out.join('\\n');
+}"""
+
+
+def visible_text(page) -> str:
+    """What a player sees on ``page`` (:data:`VISIBLE_TEXT`)."""
+    return page.evaluate(VISIBLE_TEXT)
+
+
+def wait_idle(page, timeout: float, must_see: str = "", settle: float = 1.5) -> bool:
+    """Wait until the app is idle (no running widget) and shows ``must_see``; then a moment more."""
+    end = time.time() + timeout
+    while time.time() < end:
+        idle = not page.locator('[data-testid="stStatusWidget"]').count()
+        if idle and (not must_see or must_see in page.inner_text("body")):
+            time.sleep(settle)
+            if not page.locator('[data-testid="stStatusWidget"]').count():
+                return True
+        time.sleep(0.5)
+    return False
+
+
+def turkish_words(text: str, where: str) -> list[str]:
+    """Issue 36: what a Turkish page says in English or in the Latin notation (failures; nothing: [])."""
+    from turkish import english_words, latin_tiles
+
+    english, latin = sorted(set(english_words(text))), sorted(set(latin_tiles(text)))
+    print(f"turkish ({where}): {len(text.split())} words seen; English words: {english or 'none'}; "
+          f"tiles in the Latin notation: {latin or 'none'}")
+    out = []
+    if english:
+        out.append(f"turkish ({where}): English words of the interface: {english}")
+    if latin:
+        out.append(f"turkish ({where}): tiles written in the Latin notation: {latin}")
+    return out
+
+
+def turkish_pages(browser, timeout: float, photo: Path) -> list[str]:
+    """The Turkish pages in Chromium (issue 36): the photo page (the sample advised, a photo
+    uploaded), the check page (two photos checked), the live page (its camera widget too) and
+    the scores (the table started): no English word of the interface, no Latin tile."""
+    failures: list[str] = []
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    try:
+        page.goto(f"http://127.0.0.1:{PORT}/?lang=tr", wait_until="domcontentloaded")
+        wait_advice(page, timeout)
+        wait_idle(page, timeout)
+        failures += turkish_words(visible_text(page), "photo page, the sample")
+        page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(str(photo))
+        time.sleep(1.0)
+        wait_idle(page, timeout, must_see=photo.name)
+        failures += turkish_words(visible_text(page), "photo page, a photo uploaded")
+        page.get_by_text("Puanlar", exact=True).first.click()  # the scores: open, start the table
+        page.get_by_role("button", name="Puan tablosunu başlat").click()
+        wait_idle(page, timeout, must_see="Eli kaydet")
+        failures += turkish_words(visible_text(page), "scores")
+        page.goto(f"http://127.0.0.1:{PORT}/?lang=tr&page=check", wait_until="domcontentloaded")
+        page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.wait_for(state="attached",
+                                                                                  timeout=timeout * 1000)
+        copy = photo.with_name("ikinci.jpg")
+        copy.write_bytes(photo.read_bytes() + b"\0")
+        page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files([str(photo), str(copy)])
+        time.sleep(1.0)
+        if not wait_idle(page, timeout, must_see="2 fotoğraf:"):
+            failures.append("turkish (check page): the two photos were not checked")
+        failures += turkish_words(visible_text(page), "check page, two photos")
+        page.goto(f"http://127.0.0.1:{PORT}/?lang=tr&live=1", wait_until="domcontentloaded")
+        frame = page.frame_locator("iframe[title*='webrtc']")
+        frame.get_by_role("button", name="BAŞLAT").wait_for(timeout=timeout * 1000)
+        wait_idle(page, timeout)
+        failures += turkish_words(visible_text(page) + "\n" + frame.locator("body").inner_text(), "live page")
+    except Exception as exc:  # noqa: BLE001 - report, do not crash the whole check
+        failures.append(f"turkish pages: {type(exc).__name__}: {str(exc).splitlines()[0]}")
+    finally:
+        page.close()
+    return failures
 
 
 def sample_view():
@@ -406,9 +532,9 @@ def phone_check(browser, lang: str, timeout: float, folder: Path) -> list[str]:
             failures.append(f"phone ({lang}): the action line ends at {box['y'] + box['height']:.0f} px, "
                             f"below the first {PHONE['height']} px")
     if lang == "tr":  # issue 26: no tile in the Latin notation; the uploader in Turkish
-        from okey_vision.report.text import TILE_NOTATION
+        from turkish import latin_tiles
 
-        latin = sorted({m.group(0) for m in TILE_NOTATION.finditer(page.inner_text("body"))})
+        latin = sorted(set(latin_tiles(visible_text(page))))
         upload: list[str] = []
         until = time.time() + 15.0  # the uploader can still be drawing after a rerun: wait for its texts
         while time.time() < until:

@@ -13,7 +13,7 @@ Saves a screenshot (``docs/check_report.png`` by default). Then the app's
 same photos in one upload and must show the same counts, a card a photo
 and the report's download button.
 
-    .venv/bin/python tests/browser/check_report.py [--out PNG]
+    .venv/bin/python tests/browser/check_report.py [--out PNG] [--port N]
 """
 
 from __future__ import annotations
@@ -32,6 +32,12 @@ from check_app import ARGS, CHROMIUM, shrink_png, wait_port  # the app's browser
 
 ROOT = Path(__file__).resolve().parents[2]
 PORT = 8598
+
+
+def set_port(port: int) -> None:
+    """The app's port (another check may hold the default)."""
+    global PORT
+    PORT = port
 
 
 def make_report(folder: Path, report: Path) -> tuple[list[dict], int]:
@@ -115,7 +121,7 @@ def app_page(photos: list[Path], want: dict[str, int], shot: Path, timeout: floa
                                "true", "--server.port", str(PORT), "--browser.gatherUsageStats", "false"],
                               cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     failures: list[str] = []
-    summary = words.say("summary", n=len(photos), yes=want["yes"], no=want["no"], errors=want["error"])
+    summary = words.summary(len(photos), want["yes"], want["no"], want["error"])
     try:
         if not wait_port(PORT, 60):
             return ["the app did not start"]
@@ -161,7 +167,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "check_report.png")
     ap.add_argument("--timeout", type=float, default=180.0)
+    ap.add_argument("--port", type=int, default=PORT, help="the app's port (default 8598)")
     args = ap.parse_args(argv)
+    set_port(args.port)
     tmp = Path(tempfile.mkdtemp(prefix="okey-check-"))
     report = tmp / "report.html"
     rows, code = make_report(tmp / "hands", report)

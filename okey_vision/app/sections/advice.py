@@ -5,36 +5,41 @@ from __future__ import annotations
 
 import streamlit as st
 
-from okey_vision.app.sections.common import TILE_NAMES, html, tx
+from okey_vision.app.sections.common import TILE_NAMES, html, sync_widget, tx
 from okey_vision.app.state import AppState, IndicatorSource
 from okey_vision.coach import UNREACHABLE, Action
 from okey_vision.coach import text as words
+from okey_vision.lang import count, tiles_words
 from okey_vision.report import render
-from okey_vision.report.advice import Analysis, groups_for_display, take_or_draw
-from okey_vision.report.text import Lang, in_words, tile_word
-from okey_vision.tiles import HAND_SIZE, MAX_HAND, Tile, tile_order
+from okey_vision.report.advice import Analysis, action_line, groups_for_display
+from okey_vision.report.text import Lang, error_message, in_words, tile_word
+from okey_vision.tiles import HAND_SIZE, MAX_HAND, Tile, parse_tile, tile_order
 
 
 def show_action(app: AppState, a: Analysis) -> None:
-    """The move, first and large: the headline (a success box when the hand
-    can be declared), the tile to throw drawn large, ties in plain words."""
+    """The move, first and large: the headline (the advice's own action, as
+    the command line and the JSON say it; a success box when the hand can be
+    declared), the tile to throw or take drawn large, ties in plain words."""
     advice = a.advice
-    head = in_words(words.headline(advice, len(a.hand.tiles), a.finish, a.points, a.scheme, app.lang), app.lang)
+    head = action_line(a, app.lang)
     with st.container(key="action"):
-        if a.can_declare:
+        if a.can_declare and (advice is None or advice.action is Action.DECLARE):
             st.success(head)
         else:
             st.info(head)
         rec = a.recommended
         throw = a.finish.discard if a.finish else (rec.tile if rec else None)
-        if throw is not None and len(a.hand.tiles) == MAX_HAND:
+        if advice is not None and advice.action is Action.TAKE and advice.offered is not None:
+            html(render.css(app.lang) + render.action_html(tx("take_this"), advice.offered, a.okey, app.lang))
+        elif throw is not None and len(a.hand.tiles) == MAX_HAND:
             html(render.css(app.lang) + render.action_html(tx("throw_this"), throw, a.okey, app.lang))
         ties = [o for o in a.discards[1:] if rec is not None and (o.distance, o.outs) == (rec.distance, rec.outs)]
         if rec is not None and ties and a.finish is None:  # which of the equal discards, and why that one
             choice = words.choice_text(advice, app.lang) if advice is not None else None
             st.caption(in_words(choice or words.ties_text(rec, ties, app.lang), app.lang))
-        elif advice is not None and advice.action is not Action.DECLARE:
-            st.caption(tx("why", reason=words.explain(advice, app.lang)))  # tx says its tiles in words
+        elif advice is not None and advice.action is not Action.DECLARE and words.explain(advice, app.lang) != \
+                a.headline(app.lang):  # the why, unless the headline says it whole ("Take r7: it finishes ...")
+            st.caption(tx("why", reason=words.explain(advice, app.lang).rstrip(".")))  # one full stop
     photo = app.photo
     if photo is not None and not photo.has_indicator and a.hand.indicator is not None and photo.reads is not None:
         source = tx("source_player") if app.indicator_source is IndicatorSource.PLAYER else tx("source_photo")
@@ -67,14 +72,28 @@ def show_advice(app: AppState, a: Analysis) -> None:
         else:
             st.markdown(options_table(a))
     elif advice is not None and len(a.hand.tiles) == HAND_SIZE:
-        outs = tx("outs_list", n=advice.outs, tiles=" ".join(t.name for t in advice.out_tiles)) if advice.outs else ""
+        outs = tx("outs_list", n=count(advice.outs, "out", lang), tiles=tiles_words(advice.out_tiles, lang)) \
+            if advice.outs else ""
         st.caption(tx("fourteen", n=HAND_SIZE, distance=words.distance_text(advice.distance, lang), outs=outs))
-        offered = st.selectbox(tx("offered"), TILE_NAMES, index=None, placeholder=tx("offered_placeholder"),
-                               key="offered", format_func=lambda v: tile_word(v, lang))
-        if offered:
-            st.info(in_words(take_or_draw(a, offered, memo=app.coach.memo, lang=lang), lang))
+        offered_picker(app)
+        if a.refused is not None:  # the offered tile cannot be taken (a third copy, ...): why
+            tile, exc = a.refused
+            st.warning(in_words(words.cannot_take(tile, error_message(exc, lang), lang), lang))
     if advice is None and (note := words.declare_note(a.declaration, lang)):  # too few tiles to advise
         st.caption(in_words(note, lang))
+
+
+def offered_picker(app: AppState) -> None:
+    """The tile the previous player just discarded, chosen by the player: the
+    advice (and its headline, drawn above) weighs taking it against drawing."""
+
+    def changed() -> None:
+        value = st.session_state.offered
+        app.offered = parse_tile(value) if value else None
+
+    sync_widget("offered", app.offered.name if app.offered is not None else None)
+    st.selectbox(tx("offered"), TILE_NAMES, index=None, placeholder=tx("offered_placeholder"), key="offered",
+                 format_func=lambda v: tile_word(v, app.lang), on_change=changed)
 
 
 def options_rows(a: Analysis, top: int = 8) -> list[tuple[Tile, str, int, tuple[Tile, ...], bool]]:
@@ -94,4 +113,4 @@ def options_table(a: Analysis, top: int = 8) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["options_rows", "options_table", "show_action", "show_advice"]
+__all__ = ["offered_picker", "options_rows", "options_table", "show_action", "show_advice"]

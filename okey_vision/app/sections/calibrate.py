@@ -18,6 +18,7 @@ from okey_vision.app.sections.common import log, reader
 from okey_vision.app.state import AppState
 from okey_vision.calibrate.text import say
 from okey_vision.errors import OkeyError
+from okey_vision.lang import count
 from okey_vision.report.text import sentence
 
 
@@ -35,7 +36,7 @@ def learning_section(app: AppState) -> None:
         n = 0
     if n:
         log.info("kept %d tiles to learn the set", n)
-        st.caption(say("kept_now", lang, n=n))
+        st.caption(say("kept_now", lang, n=count(n, "tile", lang)))
     if st.button(say("label.fit_button", lang), key="fit_set", help=say("fit_help", lang)):
         from okey_vision.calibrate.learn import learn, show
         from okey_vision.vision.reader import RackReader

@@ -7,15 +7,17 @@ phone page keeps its room), or ``?page=check``."""
 from __future__ import annotations
 
 import hashlib
+from functools import partial
 from html import escape
 
 import streamlit as st
 
 from okey_vision.app.sections.common import FACE_NAMES, html, log, reader
-from okey_vision.app.sections.photo import IMAGE_TYPES
+from okey_vision.app.sections.photo import IMAGE_TYPES, widget_css
 from okey_vision.app.state import AppState
 from okey_vision.check import text as words
 from okey_vision.check.photos import Checked, Job, check_all
+from okey_vision.lang import tile_word
 from okey_vision.report import html as report
 from okey_vision.report import render
 from okey_vision.tiles import parse_tile
@@ -37,14 +39,16 @@ def check_page(app: AppState) -> None:
     lang = app.lang
     st.markdown(f"#### {words.say('label.page', lang)}")
     st.caption(words.say("page_help", lang))
+    html(widget_css(lang))  # the uploader's own words in the page's language
     files = st.file_uploader(words.say("label.uploads", lang), type=IMAGE_TYPES, accept_multiple_files=True,
                              key="check_uploads") or []
     fallback = st.selectbox(words.say("label.fallback", lang), FACE_NAMES, index=None,
-                            placeholder=words.say("label.fallback_none", lang), key="check_indicator")
+                            placeholder=words.say("label.fallback_none", lang), key="check_indicator",
+                            format_func=lambda v: tile_word(v, lang))
     if not files:
         return
     uploads = [(f.name, f.getvalue()) for f in files]
-    key = signature(uploads, fallback, app.scheme)
+    key = signature(uploads, fallback, app.scheme, app.lang)
     if app.checks is None or app.checks.key != key:
         read, msg = reader()
         if read is None:
@@ -55,9 +59,10 @@ def check_page(app: AppState) -> None:
     show_checks(app, list(app.checks.checked))
 
 
-def signature(uploads: list[tuple[str, bytes]], fallback: str | None, scheme: str) -> str:
-    """What a check depends on: the photos' names and bytes, the indicator chosen, the scheme."""
-    h = hashlib.sha1(f"{fallback}|{scheme}".encode())
+def signature(uploads: list[tuple[str, bytes]], fallback: str | None, scheme: str, lang: str = "en") -> str:
+    """What a check depends on: the photos' names and bytes, the indicator chosen, the scheme, the
+    language (the photos' labels are drawn in it)."""
+    h = hashlib.sha1(f"{fallback}|{scheme}|{lang}".encode())
     for name, data in uploads:
         h.update(name.encode() + b"\0" + hashlib.sha1(data).digest())
     return h.hexdigest()
@@ -67,11 +72,11 @@ def run_checks(uploads: list[tuple[str, bytes]], fallback: str | None, app: AppS
     """Every upload checked (in parallel), with a progress bar."""
     indicator = parse_tile(fallback) if fallback else None
     jobs = [Job.of_upload(name, data, indicator) for name, data in uploads]
-    bar = st.progress(0.0, text=words.say("checking", app.lang, n=len(jobs)))
+    bar = st.progress(0.0, text=words.checking(len(jobs), app.lang))
     done: list[Checked] = []
-    for c in check_all(jobs, read, app.scheme, report.figure, app=True):
+    for c in check_all(jobs, read, app.scheme, partial(report.figure, lang=app.lang), app=True):
         done.append(c)
-        bar.progress(len(done) / len(jobs), text=words.say("checking", app.lang, n=len(jobs)))
+        bar.progress(len(done) / len(jobs), text=words.checking(len(jobs), app.lang))
     bar.empty()
     n = report.counts([c.verdict for c in done])
     log.info("checked %d photos: %d can be declared, %d cannot, %d not checked", len(done), n["yes"], n["no"],
@@ -83,8 +88,7 @@ def show_checks(app: AppState, checked: list[Checked]) -> None:
     """The counts, the report to download, then a card a photo."""
     lang = app.lang
     n = report.counts([c.verdict for c in checked])
-    st.markdown("**" + words.say("summary", lang, n=len(checked), yes=n["yes"], no=n["no"], errors=n["error"])
-                + "**")
+    st.markdown("**" + words.summary(len(checked), n["yes"], n["no"], n["error"], lang) + "**")
     st.download_button(words.say("label.download", lang), report.report_html(checked, lang, app.scheme),
                        file_name="okey-check-report.html", mime="text/html", key="check_download")
     html(PAGE_CSS + render.css(lang))
@@ -99,6 +103,9 @@ def show_card(app: AppState, i: int, c: Checked) -> None:
         html(f"<b>{i}. {escape(v.photo)}</b>"
              f'<div class="okc-verdict okc-{v.kind}">{escape(v.label(lang))}</div>')
         st.write(report.why(v, lang))
+        if v.indicator is not None:  # which indicator the verdict used, and where it came from
+            html(f'<div class="ind">{render.tile_html(v.indicator, small=True, lang=lang)} '
+                 f"<span>{escape(words.indicator_line(v.indicator, v.source.said(lang), lang))}</span></div>")
         if v.note(lang):
             st.caption(v.note(lang))
         photo, hand = st.columns([3, 2])

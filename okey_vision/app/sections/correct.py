@@ -66,7 +66,7 @@ def tile_pickers(app: AppState) -> None:
                 key = f"tile_{app.version}_{i}"
                 with cols[j]:
                     st.selectbox(picker_label(i, e), [remove, *TILE_NAMES], index=TILE_NAMES.index(e.name) + 1,
-                                 key=key, on_change=changed, args=(i, key),
+                                 key=key, on_change=changed, args=(i, key), placeholder=tx("add_placeholder"),
                                  format_func=lambda v: v if v == remove else tile_word(v, lang))
 
 

@@ -13,6 +13,7 @@ import streamlit as st
 from okey_vision.app.sections.advice import show_action
 from okey_vision.app.sections.common import html, log, reader, state, tx
 from okey_vision.app.state import AppState, IndicatorSource
+from okey_vision.lang import count
 from okey_vision.report import render
 from okey_vision.report.advice import Analysis, move_on_rack
 from okey_vision.report.photo import draw_move
@@ -109,7 +110,7 @@ def live_panel() -> None:
         st.info(tx("live_none"))
     ago = now.freshness()
     if ago is not None:
-        st.caption(tx("live_fresh", ago=ago, reads=now.reads, ms=now.read_seconds * 1000))
+        st.caption(tx("live_fresh", ago=ago, reads=count(now.reads, "frame", app.lang), ms=now.read_seconds * 1000))
     if now.indicator and app.indicator_source is not IndicatorSource.PLAYER and app.round.indicator is None:
         st.caption(tx("live_indicator", ind=now.indicator))
     if now.hand:

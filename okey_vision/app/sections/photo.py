@@ -22,6 +22,7 @@ from okey_vision.app.sections.common import (
 )
 from okey_vision.app.state import INDICATOR, AppState, Entry, Overlay
 from okey_vision.errors import OkeyError
+from okey_vision.lang import count
 from okey_vision.report.advice import Move
 from okey_vision.report.photo import decode_photo, draw_reads, indicator_read, read_photo
 from okey_vision.report.text import Lang, error_message, sentence, t, tile_word
@@ -191,7 +192,7 @@ def photo_section(app: AppState, expanded: bool, move: Move | None = None) -> No
         return
     n = len(photo.reads.reads) if photo.reads else 0
     label = tx("sample") if photo.name == SAMPLE else photo.name
-    with st.expander(tx("photo_section", label=label, n=n), expanded=expanded):
+    with st.expander(tx("photo_section", label=label, n=count(n, "tile", app.lang)), expanded=expanded):
         show_photo(app, label, move)
 
 
@@ -209,7 +210,8 @@ def show_photo(app: AppState, label: str, move: Move | None = None) -> None:
     with wide:
         tap = photo_tap(app, image) if got else None
         if tap is None:
-            st.image(image, caption=tx("photo_caption", label=label, n=len(reads)) if got else label,
+            st.image(image, caption=tx("photo_caption", label=label, n=count(len(reads), "tile", app.lang)) if got
+                     else label,
                      width="stretch", output_format="JPEG")
     if tap and view is not None and tap.get("unix_time") != app.tap_seen:
         app.tap_seen = tap.get("unix_time")
@@ -265,7 +267,7 @@ def tap_picker(app: AppState, i: int) -> None:
 
     tile = app.entries[i].name
     st.selectbox(tx("tapped_tile", k=i + 1, tile=tile), [remove, *TILE_NAMES],
-                 index=TILE_NAMES.index(tile) + 1, key=key, on_change=changed,
+                 index=TILE_NAMES.index(tile) + 1, key=key, on_change=changed, placeholder=tx("add_placeholder"),
                  format_func=lambda v: v if v == remove else tile_word(v, app.lang))
 
 
@@ -280,4 +282,4 @@ def indicator_tap_picker(app: AppState) -> None:
     ind = app.round.indicator
     name = ind.name if ind is not None else FACE_NAMES[0]
     st.selectbox(tx("tapped_indicator", tile=name), FACE_NAMES, index=FACE_NAMES.index(name), key=key,
-                 on_change=changed, format_func=lambda v: tile_word(v, app.lang))
+                 on_change=changed, format_func=lambda v: tile_word(v, app.lang), placeholder=tx("add_placeholder"))

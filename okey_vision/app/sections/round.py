@@ -39,7 +39,8 @@ def indicator_picker(app: AppState) -> None:
     sync_widget("ind_pick", r.indicator.name if r.indicator else "")
     not_set, lang = tx("not_set"), app.lang
     st.selectbox(tx("indicator_pick"), ["", *FACE_NAMES], key="ind_pick", on_change=changed,
-                 format_func=lambda v: tile_word(v, lang) if v else not_set, help=tx("indicator_help"))
+                 format_func=lambda v: tile_word(v, lang) if v else not_set, help=tx("indicator_help"),
+                 placeholder=tx("add_placeholder"))
     if r.indicator:
         flagged = app.indicator_flagged
         src = {IndicatorSource.PHOTO: tx("source_photo_check" if flagged else "source_photo"),

@@ -85,13 +85,14 @@ def record_round(app: AppState, table: ScoreTable) -> ScoreTable | None:
     else:
         c1, c2, c3, c4 = st.columns([2, 2, 1, 2])
         # (declared: streamlit's overloads type these widgets' values as None under mypy)
-        winner: str | None = c1.selectbox(tx("won_by"), [*table.players, tx("nobody")], key="r_winner")
+        winner: str | None = c1.selectbox(tx("won_by"), [*table.players, tx("nobody")], key="r_winner",
+                                          placeholder=tx("pick_placeholder"))
         kinds = list(FinishKind)
         labels = [words.kind_label(k, app.lang) for k in kinds]
         label: str | None = c2.radio(tx("finish"), labels, key="r_kind", horizontal=True)
         kind = kinds[labels.index(label)] if label in labels else kinds[0]
         okey = c3.checkbox(tx("okey_discard"), key="r_okey")
-        shown = c4.multiselect(tx("twin_shown"), table.players, key="r_shown")
+        shown = c4.multiselect(tx("twin_shown"), table.players, key="r_shown", placeholder=tx("pick_placeholder"))
         if st.button(tx("record_round"), key="r_add"):
             w = None if winner not in table.players else table.players.index(winner)
             try:
