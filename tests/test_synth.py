@@ -298,6 +298,6 @@ def test_the_synth_extra_holds_what_the_renderer_imports() -> None:
     third = {n for n in imported if n not in sys.stdlib_module_names and n not in ("okey_vision", "__future__")}
     assert {as_installed.get(n, n).lower() for n in third} <= wanted, third
     assert "okey-vision[synth]" in extras["train"] and not any("torch" in r for r in extras["synth"])
-    from okey_vision.synth.command import PACKAGES
+    from okey_vision.cli.synth import PACKAGES
 
     assert set(PACKAGES) == third
