@@ -33,8 +33,8 @@ from okey_vision.app.sections.photo import photo_input, photo_section, take_new_
 from okey_vision.app.sections.round import round_section
 from okey_vision.app.sections.scores import scheme_picker, scores_section
 from okey_vision.app.state import AppState
-from okey_vision.report.advice import Analysis, move_on_rack
-from okey_vision.report.text import Lang, in_words, sentence, t
+from okey_vision.report.analysis import Analysis, move_on_rack
+from okey_vision.report.labels import Lang, in_words, sentence, t
 
 # One handler on the package's logger: the app's lines and the library's
 # (the live reader's worker thread) reach the server log alike.

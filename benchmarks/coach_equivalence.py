@@ -50,7 +50,7 @@ from collections import Counter
 from okey_vision import coach
 from okey_vision.coach import text as coach_text
 from okey_vision.eval.hands import pairs_hand, random_hand, scarce_hand
-from okey_vision.game import CoachPolicy, GreedyPolicy, View, play_round
+from okey_vision.game import CoachPolicy, GreedyPolicy, TurnView, play_round
 
 # The coach under check (set by --coach): advise, distance, reading, its bot
 # and the advice's JSON summary with the reason in words.
@@ -191,7 +191,7 @@ def _advise14(hand, ind, seen, off):
         r = reading(hand, ind, seen + [off])
         d["reading"] = [r.distance, r.melds_distance, r.pairs_distance, r.outs, _names(r.out_tiles), r.route]
         # every seen tile on the previous player's pile, the offered one on top
-        view = View(0, tuple(hand), ind, ((), (), (), tuple(seen) + (off,)), off, 40, 4)
+        view = TurnView(0, tuple(hand), ind, ((), (), (), tuple(seen) + (off,)), off, 40, 4)
         d["bot_take"] = Bot().take(view, random.Random(0))
         return d
     return run

@@ -74,7 +74,7 @@ class Player(threading.Thread):
     def __init__(self, k: int, reader, shots, seconds: float, fps: float, every: float, start: float,
                  quiet: float) -> None:
         super().__init__(name=f"player-{k}", daemon=True)
-        from okey_vision.report.advice import Analysis, Session, move_on_rack
+        from okey_vision.report.analysis import Analysis, Session, move_on_rack
         from okey_vision.report.photo import draw_move
         from okey_vision.vision.live import LiveReader
 

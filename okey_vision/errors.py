@@ -9,7 +9,7 @@ class OkeyError(ValueError):
     """Base class of every okey-vision domain error.
 
     ``key`` and ``fields`` say what went wrong in a form a translation can
-    use (the app's Turkish page, :func:`okey_vision.report.text.error_message`);
+    use (the app's Turkish page, :func:`okey_vision.report.labels.error_message`);
     the message is the English sentence."""
 
     def __init__(self, message: str = "", key: str = "", **fields: object) -> None:
@@ -41,7 +41,7 @@ class InvalidMeldError(OkeyError):
 
 class ImageProblem(str, Enum):
     """Why a photo cannot be read; each with its sentence (English; the app
-    translates by this kind, see :mod:`okey_vision.report.text`)."""
+    translates by this kind, see :mod:`okey_vision.report.labels`)."""
 
     MISSING = "missing"
     FOLDER = "folder"

@@ -34,7 +34,7 @@ class GameError(OkeyError):
 
 
 @dataclass(frozen=True)
-class View:
+class TurnView:
     """What a player sees on their turn."""
 
     me: int
@@ -92,16 +92,16 @@ class Policy:
     def __init__(self, memo: Memo | None = None) -> None:
         self.memo = memo if memo is not None else Memo()
 
-    def take(self, view: View, rng: random.Random) -> bool:
+    def take(self, view: TurnView, rng: random.Random) -> bool:
         """True to take the offered tile, False to draw from the stock."""
         return False
 
-    def move(self, view: View, rng: random.Random) -> Move:
+    def move(self, view: TurnView, rng: random.Random) -> Move:
         """The discard (and whether to declare) for a 15-tile hand."""
         raise NotImplementedError
 
 
-def finishing_move(view: View, memo: Memo | None = None) -> Move | None:
+def finishing_move(view: TurnView, memo: Memo | None = None) -> Move | None:
     """The highest-scoring finish as a move, if the hand is finished (bots
     declare whenever they can)."""
     decl = declare(view.hand, view.indicator, view.scheme, memo=memo)
@@ -115,11 +115,11 @@ class RandomPolicy(Policy):
 
     name = "random"
 
-    def take(self, view: View, rng: random.Random) -> bool:
+    def take(self, view: TurnView, rng: random.Random) -> bool:
         """A coin flip."""
         return rng.random() < 0.5
 
-    def move(self, view: View, rng: random.Random) -> Move:
+    def move(self, view: TurnView, rng: random.Random) -> Move:
         """Declare if finished, else a random tile."""
         return finishing_move(view, self.memo) or Move(rng.choice(view.hand))
 
@@ -143,7 +143,7 @@ class GreedyPolicy(Policy):
         assert best is not None
         return best[0], pick
 
-    def take(self, view: View, rng: random.Random) -> bool:
+    def take(self, view: TurnView, rng: random.Random) -> bool:
         """Take when the best 14 after taking hold more tiles in melds."""
         if view.offered is None:
             return False
@@ -152,7 +152,7 @@ class GreedyPolicy(Policy):
         after, _ = self._best_discard(list(view.hand) + [view.offered], view.okey)
         return after > tiles_in_melds(view.hand, view.okey, self.memo)
 
-    def move(self, view: View, rng: random.Random) -> Move:
+    def move(self, view: TurnView, rng: random.Random) -> Move:
         """Declare if finished, else the discard keeping most tiles in melds."""
         return finishing_move(view, self.memo) or Move(self._best_discard(view.hand, view.okey)[1])
 
@@ -160,7 +160,7 @@ class GreedyPolicy(Policy):
 class CoachPolicy(Policy):
     """Plays the coach's advice (:func:`okey_vision.coach.advise`), the very
     advice the app and the command line give, with what a player at the
-    table knows (:meth:`View.table`): takes the offered tile when the advice
+    table knows (:meth:`TurnView.table`): takes the offered tile when the advice
     does, declares when the advice does (it waits for an okey-discard finish
     only under ``rules.wait``), else discards the tile ranked first.
     ``with_outs=False`` skips the outs for speed (and plays weaker);
@@ -174,7 +174,7 @@ class CoachPolicy(Policy):
         self.with_outs = with_outs
         self.rules = rules
 
-    def take(self, view: View, rng: random.Random) -> bool:
+    def take(self, view: TurnView, rng: random.Random) -> bool:
         """Take the offered tile when the advice says so."""
         if view.offered is None:
             return False
@@ -183,7 +183,7 @@ class CoachPolicy(Policy):
                         table=view.table(), rules=self.rules)
         return bool(advice.take)
 
-    def move(self, view: View, rng: random.Random) -> Move:
+    def move(self, view: TurnView, rng: random.Random) -> Move:
         """Declare when the advice does, else its first-ranked discard (a waiting hand keeps its finished 14)."""
         advice = advise(view.hand, view.indicator, view.seen, scheme=view.scheme, with_outs=self.with_outs,
                         memo=self.memo, only_best=True, table=view.table(), rules=self.rules)
@@ -250,7 +250,7 @@ def play_round(policies: Sequence[Policy], rng: random.Random, starter: int = 0,
             if not stock:
                 delta = round_deltas(n, None, 0, twins, scheme)
                 return RoundResult(None, None, False, 0, sum(turns), twins, delta)
-            view = View(p, tuple(hands[p]), indicator, _public(piles), offered, len(stock), n, scheme,
+            view = TurnView(p, tuple(hands[p]), indicator, _public(piles), offered, len(stock), n, scheme,
                         _public(held))
             if offered is not None and policies[p].take(view, rng):
                 hands[p].append(piles[(p - 1) % n].pop())
@@ -258,7 +258,7 @@ def play_round(policies: Sequence[Policy], rng: random.Random, starter: int = 0,
             else:
                 hands[p].append(stock.pop())
         first = False
-        view = View(p, tuple(hands[p]), indicator, _public(piles), None, len(stock), n, scheme, _public(held))
+        view = TurnView(p, tuple(hands[p]), indicator, _public(piles), None, len(stock), n, scheme, _public(held))
         move = policies[p].move(view, rng)
         turns[p] += 1
         finish: Finish | None = None

@@ -21,7 +21,7 @@ import app_fakes as fake  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from okey_vision.app.state import KEY, AppState  # noqa: E402
-from okey_vision.report.advice import analyse  # noqa: E402
+from okey_vision.report.analysis import analyse  # noqa: E402
 from okey_vision.synth.sample import sample_bytes, sample_truth  # noqa: E402
 from okey_vision.vision.reads import APART, TileRead  # noqa: E402
 
@@ -538,7 +538,7 @@ def page_words(at: AppTest) -> str:
 
 
 def latin_tiles(text: str) -> list[str]:
-    from okey_vision.report.text import TILE_NOTATION
+    from okey_vision.report.labels import TILE_NOTATION
 
     return [m.group(0) for m in TILE_NOTATION.finditer(text)]
 
@@ -600,8 +600,8 @@ def test_turkish_page_never_writes_a_tile_in_latin_notation(monkeypatch):
 
 
 def test_turkish_photo_labels_are_chips_not_latin_notation():
+    from okey_vision.report.labels import Lang, tile_word
     from okey_vision.report.photo import label_forms
-    from okey_vision.report.text import Lang, tile_word
     from okey_vision.tiles import TILES
 
     for tile in TILES:
@@ -632,7 +632,7 @@ def test_a_failed_photo_leaves_one_message_and_nothing_stale(monkeypatch):
 
 
 def test_every_message_ends_with_its_full_stop():
-    from okey_vision.report.text import TEXT
+    from okey_vision.report.labels import TEXT
 
     labels = {"title", "tagline", "language", "scoring", "scheme_countdown", "scheme_penalty", "camera",
               "camera_help", "upload", "upload_help", "camera_take", "upload_button", "upload_limit",

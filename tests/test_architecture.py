@@ -8,7 +8,8 @@ command line (``cli/``) is imported by nothing else in the package, the
 report (``report/``) imports neither Streamlit nor the app, and no module or
 package imports another in a loop. Nothing in the package, the benchmarks or
 the tests edits ``sys.path`` or imports a file by its path, no test imports a
-benchmark and no benchmark a test. Each check has a probe proving it can fail."""
+benchmark and no benchmark a test, and no class name is defined twice in
+the package. Each check has a probe proving it can fail."""
 
 from __future__ import annotations
 
@@ -588,3 +589,33 @@ def test_the_cross_import_check_sees_both_ways(probe_root):
     tests = [p for p in tests if "tests" in p.parts and p.name != "__init__.py"]
     benchmarks = [p for p in benchmarks if "benchmarks" in p.parts and p.name != "__init__.py"]
     assert cross_imports(tests, benchmarks) == ["tests/test_a.py:3 bench_b", "benchmarks/bench_b.py:1 helper"]
+
+
+def class_homes(paths: list[Path]) -> dict[str, list[str]]:
+    """Each class name defined in ``paths`` -> the modules defining it (nested classes too)."""
+    homes: dict[str, list[str]] = {}
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                homes.setdefault(node.name, []).append(f"{_module(path)}:{node.lineno}")
+    return homes
+
+
+def twice_named(paths: list[Path]) -> list[str]:
+    """The class names defined more than once, with where."""
+    return sorted(f"{name}: {', '.join(where)}" for name, where in class_homes(paths).items() if len(where) > 1)
+
+
+def test_no_class_name_is_defined_twice_in_the_package():
+    # one name for one thing: a reader meeting `View` must know which one without reading the import
+    assert twice_named(SOURCES) == []
+
+
+def test_the_name_check_sees_a_class_defined_in_two_modules(probe_root):
+    paths = _probe_package(probe_root, {
+        "okey_vision/a.py": "class View:\n    pass\n",
+        "okey_vision/b.py": "def f():\n    class View:\n        pass\n    return View\n",
+        "okey_vision/c.py": "class Other:\n    pass\n",
+    })
+    found = twice_named(paths)
+    assert len(found) == 1 and found[0].startswith("View: ") and "okey_vision.a:1" in found[0]

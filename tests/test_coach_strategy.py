@@ -13,7 +13,7 @@ import pytest
 from okey_vision.coach import BASIC, RULES, Action, Reason, Rules, Table, advise
 from okey_vision.coach.strategy import danger, outs_worth_taking
 from okey_vision.coach.text import explain
-from okey_vision.game import CoachPolicy, GreedyPolicy, Policy, View, play_round
+from okey_vision.game import CoachPolicy, GreedyPolicy, Policy, TurnView, play_round
 from okey_vision.lang import Lang
 from okey_vision.tiles import parse_hand, parse_tile
 
@@ -73,7 +73,7 @@ class _Spy(GreedyPolicy):
 
     def __init__(self) -> None:
         super().__init__()
-        self.views: list[View] = []
+        self.views: list[TurnView] = []
 
     def take(self, view, rng):
         self.views.append(view)

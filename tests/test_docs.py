@@ -182,7 +182,7 @@ def test_the_turkish_word_list_is_what_the_pages_say():
     from okey_vision.check.text import SENTENCES as CHECK
     from okey_vision.coach.text import SENTENCES as COACH
     from okey_vision.lang import UNITS
-    from okey_vision.report.text import TEXT
+    from okey_vision.report.labels import TEXT
 
     words = (ROOT / "docs" / "turkish.md").read_text(encoding="utf-8")
     terms = [m.group(1) for m in re.finditer(r"^\| ([^|`]+?) \| ", words, re.M) if m.group(1) != "term"]

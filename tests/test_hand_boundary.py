@@ -10,12 +10,12 @@ from dataclasses import replace
 import pytest
 
 import okey_vision.coach.advice as coach_advice
-import okey_vision.report.advice as ui_advice
+import okey_vision.report.analysis as ui_advice
 import okey_vision.tiles as tiles_module
 from okey_vision.app.state import Entry
 from okey_vision.coach import advise
 from okey_vision.errors import HandError, TileCountError
-from okey_vision.report.advice import Session, analyse
+from okey_vision.report.analysis import Session, analyse
 from okey_vision.solver import arrange, declare
 from okey_vision.tiles import Hand, parse_hand, parse_tile
 from okey_vision.vision.reads import TileRead, hand_from_reads

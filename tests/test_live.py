@@ -231,13 +231,13 @@ def test_a_still_noisy_view_is_not_read_again_but_a_moved_tile_is(rack_frame):
 
 
 def test_the_move_is_drawn_on_the_video_and_follows_the_rack(rack_frame):
-    from okey_vision.report.advice import Move
+    from okey_vision.report.analysis import RackMove
     from okey_vision.report.photo import RING, draw_move
 
     img, rack = rack_frame
     read, _calls = counting_reader(rack)
     live = LiveReader(read, check=0.03, settle=0.1, interval=0.02, draw=draw_move)
-    live.set_advice(lambda hand, ind: ("advice", Move(2, ((0, 1),))))
+    live.set_advice(lambda hand, ind: ("advice", RackMove(2, ((0, 1),))))
     try:
         assert live.annotate(img) is img  # nothing read yet: the frame as it is
         end = time.monotonic() + 10

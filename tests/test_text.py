@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from okey_vision.coach import text
-from okey_vision.report.text import TEXT, Lang, t
+from okey_vision.report.labels import TEXT, Lang, t
 
 
 def fields(template: str) -> list[str]:
@@ -43,7 +43,7 @@ def test_every_image_problem_has_a_turkish_sentence_with_the_same_fields() -> No
     import re
 
     from okey_vision.errors import ImageProblem
-    from okey_vision.report.text import ERRORS_TR
+    from okey_vision.report.labels import ERRORS_TR
 
     for problem in ImageProblem:
         en, tr = "{name}: " + problem.template, ERRORS_TR[problem.value]
@@ -52,7 +52,7 @@ def test_every_image_problem_has_a_turkish_sentence_with_the_same_fields() -> No
 
 def test_errors_in_turkish() -> None:
     from okey_vision.errors import ImageError, ImageProblem, OkeyError
-    from okey_vision.report.text import error_message
+    from okey_vision.report.labels import error_message
     from okey_vision.tiles import Hand, parse_hand, parse_tile
 
     exc = ImageError.of(ImageProblem.TOO_LARGE, "big.png", width=9000, height=9000, limit=64)
@@ -132,7 +132,7 @@ def test_the_headline_is_the_advices_action_in_the_app_the_cli_and_the_json(caps
     from okey_vision.cli import main
     from okey_vision.coach import advise
     from okey_vision.eval.headline import VERBS
-    from okey_vision.report.advice import action_line, analyse
+    from okey_vision.report.analysis import action_line, analyse
 
     a = advise(hand, ind, offered=offered)
     assert a.action.value == action

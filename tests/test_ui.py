@@ -7,7 +7,7 @@ import pytest
 from okey_vision.app.round import LiveRound
 from okey_vision.app.scores import Round, ScoreTable
 from okey_vision.errors import ImageError, OkeyError
-from okey_vision.report.advice import Problem, analyse, distance_text, groups_for_display
+from okey_vision.report.analysis import Problem, analyse, distance_text, groups_for_display
 from okey_vision.report.render import hand_html, tile_html
 from okey_vision.scoring import COUNTDOWN, PENALTY
 from okey_vision.tiles import parse_hand, parse_tile
@@ -26,7 +26,7 @@ def test_countdown_scores_every_finish_kind():
     t = t.add(Round(None))                               # stall: nothing in countdown
     assert t.totals() == [8, 14]
     assert [row["round"] for row in t.table()] == ["start", "1", "2", "3", "4", "5"]
-    from okey_vision.report.text import Lang
+    from okey_vision.report.labels import Lang
 
     tr = t.table(Lang.TR)
     assert [row["el"] for row in tr] == ["başlangıç", "1", "2", "3", "4", "5"]
@@ -348,7 +348,7 @@ def ring_pixels(out, img, color):
 
 
 def test_the_move_is_drawn_at_the_advised_tiles_quad():
-    from okey_vision.report.advice import move_on_rack
+    from okey_vision.report.analysis import move_on_rack
     from okey_vision.report.photo import RING, corners, draw_move
 
     scene, _reads, rack = rendered_reads(26)  # seed 26: a finished hand, the indicator apart
@@ -388,7 +388,7 @@ def test_the_move_is_drawn_at_the_advised_tiles_quad():
 
 
 def test_the_move_is_drawn_on_the_zoomed_photo_and_an_okey_finish_in_gold():
-    from okey_vision.report.advice import Move
+    from okey_vision.report.analysis import RackMove
     from okey_vision.report.photo import GOLD, RING, draw_reads
     from okey_vision.report.zoom import rack_view
 
@@ -397,7 +397,7 @@ def test_the_move_is_drawn_on_the_zoomed_photo_and_an_okey_finish_in_gold():
     view = rack_view([r.box for r in reads], [r.row for r in reads], (w, h))
     plain = draw_reads(scene.image, reads, scene.indicator, view=view)[:, :, ::-1]
     for okey, color in ((False, RING), (True, GOLD)):
-        out = draw_reads(scene.image, reads, scene.indicator, view=view, move=Move(4, ((0, 1, 2, 3),), okey))
+        out = draw_reads(scene.image, reads, scene.indicator, view=view, move=RackMove(4, ((0, 1, 2, 3),), okey))
         ring = ring_pixels(out[:, :, ::-1], plain, color)
         ys, xs = np.nonzero(ring)
         x1, y1, x2, y2 = view.box(4, reads[4].box)

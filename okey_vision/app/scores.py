@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 
 from okey_vision.coach import text as coach_text
 from okey_vision.errors import OkeyError
-from okey_vision.report.text import Lang, t
+from okey_vision.report.labels import Lang, t
 from okey_vision.scoring import (
     COUNTDOWN,
     PENALTY,

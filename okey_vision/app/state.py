@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from okey_vision.app.round import LiveRound
 from okey_vision.app.scores import ScoreTable
-from okey_vision.report.advice import Session
-from okey_vision.report.text import Lang
+from okey_vision.report.analysis import Session
+from okey_vision.report.labels import Lang
 from okey_vision.scoring import COUNTDOWN
 from okey_vision.tiles import Tile, parse_tile
 
@@ -44,7 +44,7 @@ if TYPE_CHECKING:  # numpy and the reader's types load only with a photo
 
     from okey_vision.check.photos import Checked
     from okey_vision.report.photo import PhotoReads
-    from okey_vision.report.zoom import View
+    from okey_vision.report.zoom import ZoomView
     from okey_vision.vision.live import LiveReader
     from okey_vision.vision.reads import TileRead
 
@@ -123,7 +123,7 @@ class Entry:
 
 
 @dataclass(frozen=True, eq=False)
-class Photo:
+class TakenPhoto:
     """The photo taken last: its signature and name, the decoded image (None
     when it could not be decoded or was dropped), its reads (None when it was
     not read), what went wrong, and whether it shows an indicator apart."""
@@ -140,11 +140,11 @@ class Photo:
 class Overlay:
     """The photo drawn with its reads boxed, what it was drawn from (to
     redraw only when the photo, the indicator or a tile changes), and how it
-    shows the photo (:class:`~okey_vision.report.zoom.View`: a tap on it -> a read)."""
+    shows the photo (:class:`~okey_vision.report.zoom.ZoomView`: a tap on it -> a read)."""
 
     key: tuple[Any, ...]
     image: np.ndarray
-    view: View | None = None
+    view: ZoomView | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -166,7 +166,7 @@ class AppState:
     #: The page's language.
     lang: Lang = Lang.EN
     #: The photo taken last (None before the first).
-    photo: Photo | None = None
+    photo: TakenPhoto | None = None
     #: The overlay drawn for the photo (None until drawn).
     overlay: Overlay | None = None
     #: The tile the player tapped on the photo (its entry index, or
@@ -301,7 +301,7 @@ class AppState:
 
     def start_photo(self, key: str, name: str) -> None:
         """A new photo arrived: it replaces the last one (nothing read yet)."""
-        self.photo = Photo(key, name)
+        self.photo = TakenPhoto(key, name)
         self.typed = None
         self.offered = None
         self.correcting = False
@@ -312,7 +312,7 @@ class AppState:
     def forget_photo(self, message: str, keep_image: bool = False) -> None:
         """The photo failed: say so (``message``, in the page's words) and clear
         the previous photo's hand and advice."""
-        photo = self.photo or Photo("", "")
+        photo = self.photo or TakenPhoto("", "")
         self.photo = replace(photo, image=photo.image if keep_image else None, reads=None, error=message,
                              has_indicator=False)
         self.set_entries([])
@@ -334,4 +334,4 @@ class AppState:
         self.seen_error = ""
 
 
-__all__ = ["INDICATOR", "KEY", "AppState", "Entry", "IndicatorSource", "Overlay", "Photo"]
+__all__ = ["INDICATOR", "KEY", "AppState", "Entry", "IndicatorSource", "Overlay", "TakenPhoto"]

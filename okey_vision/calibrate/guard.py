@@ -53,7 +53,7 @@ Case = tuple[np.ndarray, Callable[[list], tuple[int, int]]]
 
 
 @dataclass(frozen=True)
-class Verdict:
+class GuardVerdict:
     """What the guard found: the judge, tiles read right without and with
     the calibration out of ``tiles``, over ``views`` views, in ``seconds``."""
 
@@ -131,7 +131,7 @@ def score_all(reader: RackReader, found: Sequence[Case]) -> tuple[int, int]:
 
 
 def guard(reader: RackReader, calibration: Calibration, folder: str | Path | None = None,
-          judge: tuple[str, list[Case]] | None = None) -> Verdict:
+          judge: tuple[str, list[Case]] | None = None) -> GuardVerdict:
     """The calibration's verdict: the judge's views read by ``reader``'s
     networks with and without it (the shipped score kept in ``folder``)."""
     t0 = time.perf_counter()
@@ -149,7 +149,7 @@ def guard(reader: RackReader, calibration: Calibration, folder: str | Path | Non
         except (OSError, FileError):
             pass  # a read-only folder: measured again next time
     calibrated, _ = score_all(reader.with_calibration(calibration), found)
-    return Verdict(name, len(found), tiles, shipped, calibrated, time.perf_counter() - t0)
+    return GuardVerdict(name, len(found), tiles, shipped, calibrated, time.perf_counter() - t0)
 
 
 def kept_scores(cache: Path, notes: list[Note] | None = None) -> dict[str, tuple[int, int]]:
@@ -178,5 +178,5 @@ def kept_scores(cache: Path, notes: list[Note] | None = None) -> dict[str, tuple
     return scores
 
 
-__all__ = ["CACHE", "KINDS", "REAL_ENV", "Verdict", "cases", "guard", "kept_scores", "real_cases", "sample_cases",
-           "score_all"]
+__all__ = ["CACHE", "KINDS", "REAL_ENV", "GuardVerdict", "cases", "guard", "kept_scores", "real_cases",
+           "sample_cases", "score_all"]

@@ -14,7 +14,7 @@ import numpy as np
 
 from okey_vision.calibrate.align import enough, rack_pairs
 from okey_vision.calibrate.fit import LEARNS_FROM, fit
-from okey_vision.calibrate.guard import CACHE, Verdict, guard, kept_scores
+from okey_vision.calibrate.guard import CACHE, GuardVerdict, guard, kept_scores
 from okey_vision.calibrate.store import Store, crop_of
 from okey_vision.calibrate.text import Note, said, say
 from okey_vision.errors import FileError
@@ -74,7 +74,7 @@ class Learned:
     verdict (None: nothing to guard), where it was saved (None: not used)."""
 
     calibration: Calibration | None
-    verdict: Verdict | None = None
+    verdict: GuardVerdict | None = None
     saved: Path | None = None
     seconds: float = 0.0
     #: What was found damaged and set aside on the way.

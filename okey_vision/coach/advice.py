@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from okey_vision.coach.lookahead import Look, look, look_take, position_seed
+from okey_vision.coach.lookahead import LookScore, look, look_take, position_seed
 from okey_vision.coach.pool import Pool
 from okey_vision.coach.ranking import DiscardOption, discard_options, rank_key
 from okey_vision.coach.reading import HandInput, Reading, distance_after_discard, read, without
@@ -62,13 +62,13 @@ class Reason(Enum):
     TAKE = "take"                # (offered: Tile, now: Reading, finishes: bool)
     LEAVE = "leave"              # (offered: Tile, now: Reading)
     TAKE_OUTS = "take_outs"      # (offered: Tile, throw: Tile, now: Reading, after: DiscardOption)
-    TAKE_LOOK = "take_look"      # (offered: Tile, throw: Tile, took: Look, drew: Look)
-    LEAVE_LOOK = "leave_look"    # (offered: Tile, took: Look, drew: Look)
+    TAKE_LOOK = "take_look"      # (offered: Tile, throw: Tile, took: LookScore, drew: LookScore)
+    LEAVE_LOOK = "leave_look"    # (offered: Tile, took: LookScore, drew: LookScore)
     # notes, said after the main reason
     WAITS_FOR = "waits_for"      # (out_tiles: tuple[Tile, ...], outs: int)
     KEEP_BACK = "keep_back"      # (kept: Tile, thrown: Tile)
     CHOICE = "choice"            # (best: DiscardOption, ties: tuple[DiscardOption, ...], basis: Choice)
-    LOOKAHEAD = "lookahead"      # (other: DiscardOption, tile: Tile, chosen: Look, first: Look)
+    LOOKAHEAD = "lookahead"      # (other: DiscardOption, tile: Tile, chosen: LookScore, first: LookScore)
 
 
 class Choice(str, Enum):
@@ -339,7 +339,7 @@ def _not_drawable(known: Sequence[Tile], table: Table, rules: Rules) -> list[Til
 
 
 def look_ahead(options: Sequence[DiscardOption], tiles: Sequence[Tile], ind: Tile, known: Sequence[Tile],
-               table: Table, memo: Memo, rules: Rules) -> tuple[DiscardOption, Look, Look] | None:
+               table: Table, memo: Memo, rules: Rules) -> tuple[DiscardOption, LookScore, LookScore] | None:
     """The lookahead rule: among the first-ranked discards at the best's
     distance (2 to ``rules.look_distance``) with enough of its outs, the one
     whose 14 finishes most often in sampled draws played forward, when it is

@@ -46,7 +46,7 @@ DISCOUNT = 0.78
 
 
 @dataclass(frozen=True)
-class Look:
+class LookScore:
     """A candidate's lookahead score: the discounted share of samples that reached the goal within the draws."""
 
     tile: Tile
@@ -187,7 +187,7 @@ class Rollouts:
 
 
 def look(candidates: Sequence[DiscardOption], tiles: Sequence[Tile], indicator: Tile, known: Sequence[Tile],
-         memo: Memo, draws: int, samples: int, budget: int, seed: int, steps: int = 2) -> tuple[Look, ...]:
+         memo: Memo, draws: int, samples: int, budget: int, seed: int, steps: int = 2) -> tuple[LookScore, ...]:
     """Each candidate discard of the 15 ``tiles`` scored by the lookahead
     (same order): ``samples`` shuffles of the hidden tiles, ``draws`` draws
     each, at most ``budget`` searches (samples past it are not played); a
@@ -204,7 +204,7 @@ def look(candidates: Sequence[DiscardOption], tiles: Sequence[Tile], indicator: 
 
 def look_take(tiles: Sequence[Tile], now: Reading, offered: Tile, after: DiscardOption, indicator: Tile,
               known: Sequence[Tile], memo: Memo, draws: int, samples: int, budget: int, seed: int,
-              steps: int = 2) -> tuple[Look, Look]:
+              steps: int = 2) -> tuple[LookScore, LookScore]:
     """Take-or-draw by the lookahead: (taking ``offered`` and throwing
     ``after.tile``, drawing: its tile is ``offered``, left), on the same
     samples; ``now``: the 14's reading. Taking spends this
@@ -220,7 +220,7 @@ def look_take(tiles: Sequence[Tile], now: Reading, offered: Tile, after: Discard
 
 
 def _play(roll: Rollouts, hands: Sequence[tuple[Tile, tuple[Tile, ...], int, int]], hidden: list[Tile],
-          draws: int, samples: int, seed: int, steps: int) -> tuple[Look, ...]:
+          draws: int, samples: int, seed: int, steps: int) -> tuple[LookScore, ...]:
     """Play every (tile, hand, distance, turns late) on the same samples; the scores in that order."""
     rng = random.Random(seed)
     scores = [0.0] * len(hands)
@@ -237,6 +237,6 @@ def _play(roll: Rollouts, hands: Sequence[tuple[Tile, tuple[Tile, ...], int, int
             if e:
                 wins[c] += 1
                 scores[c] += DISCOUNT ** (e - 1 + hands[c][3])
-    return tuple(Look(tile, scores[c] / played if played else 0.0, wins[c], played, draws - late,
+    return tuple(LookScore(tile, scores[c] / played if played else 0.0, wins[c], played, draws - late,
                       max(0, distance - steps))
                  for c, (tile, _, distance, late) in enumerate(hands))

@@ -37,7 +37,7 @@ from okey_vision.lang import count as count
 from okey_vision.tiles import HAND_SIZE, MAX_HAND, Tile, okey_of, sort_tiles
 
 if TYPE_CHECKING:  # pragma: no cover - names for type hints only
-    from okey_vision.coach.lookahead import Look
+    from okey_vision.coach.lookahead import LookScore
     from okey_vision.coach.ranking import DiscardOption
     from okey_vision.coach.reading import Reading
     from okey_vision.melds import Meld
@@ -365,7 +365,7 @@ def keep_back(kept: Tile, thrown: Tile, lang: Lang = Lang.EN) -> str:
     return say("keep_back", lang, kept=kept, thrown=thrown)
 
 
-def lookahead_note(other: DiscardOption, tile: Tile, chosen: Look, first: Look, lang: Lang = Lang.EN) -> str:
+def lookahead_note(other: DiscardOption, tile: Tile, chosen: LookScore, first: LookScore, lang: Lang = Lang.EN) -> str:
     """Why the lookahead throws ``tile`` rather than ``other``, ranked first by distance then outs (a note)."""
     return say("lookahead_closer" if chosen.goal else "lookahead_note", lang, tile=tile, other=other.tile,
                other_outs=count(other.outs, "tile", lang), draws=chosen.draws, samples=chosen.samples,
@@ -377,14 +377,14 @@ def _gets(goal: int, lang: Lang) -> str:
     return say("look_gets_n", lang, goal=count(goal, "tile", lang)) if goal else say("look_gets_0", lang)
 
 
-def take_look_reason(offered: Tile, throw: Tile, took: Look, drew: Look, lang: Lang = Lang.EN) -> str:
+def take_look_reason(offered: Tile, throw: Tile, took: LookScore, drew: LookScore, lang: Lang = Lang.EN) -> str:
     """Why to take a tile that keeps the distance: the lookahead finishes more often after taking."""
     return say("take_look_reason", lang, tile=offered, throw=throw, away=count(took.goal + 2, "tile", lang),
                gets=_gets(took.goal, lang), draws=drew.draws, samples=took.samples, won=took.wins,
                other_won=drew.wins)
 
 
-def leave_look_reason(offered: Tile, took: Look, drew: Look, lang: Lang = Lang.EN) -> str:
+def leave_look_reason(offered: Tile, took: LookScore, drew: LookScore, lang: Lang = Lang.EN) -> str:
     """Why to leave a tile that keeps the distance: the lookahead finishes more often after drawing."""
     return say("leave_look_reason", lang, tile=offered, away=count(drew.goal + 2, "tile", lang),
                gets=_gets(drew.goal, lang), draws=drew.draws, samples=drew.samples, won=drew.wins,

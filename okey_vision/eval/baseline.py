@@ -30,7 +30,7 @@ from types import ModuleType
 from typing import Any
 
 from okey_vision.eval.external import import_from
-from okey_vision.game import Move, Policy, View
+from okey_vision.game import Move, Policy, TurnView
 from okey_vision.memo import Memo
 
 #: The commit whose coach is the baseline (issue 14 started after it).
@@ -122,7 +122,7 @@ class BaselineCoachPolicy(Policy):
         super().__init__(memo)
         self.with_outs = with_outs
 
-    def take(self, view: View, rng: random.Random) -> bool:
+    def take(self, view: TurnView, rng: random.Random) -> bool:
         """Take the offered tile when the baseline advice says so."""
         if view.offered is None:
             return False
@@ -130,7 +130,7 @@ class BaselineCoachPolicy(Policy):
                                scheme=view.scheme, with_outs=False, memo=self.memo)
         return bool(advice.take)
 
-    def move(self, view: View, rng: random.Random) -> Move:
+    def move(self, view: TurnView, rng: random.Random) -> Move:
         """Declare if finished, else the baseline's first-ranked discard."""
         advice = load().advise(view.hand, view.indicator, view.seen, scheme=view.scheme, with_outs=self.with_outs,
                                memo=self.memo, only_best=True)

@@ -9,7 +9,7 @@ the runner, :func:`okey_vision.cli.capture`: nothing under ``eval/`` imports
 the command line) (``okey-vision advise
 ... --offered TILE``, plain and ``--json``), and the app's own path (its
 session's analysis with the offered tile, then the line its action box
-shows, :func:`okey_vision.report.advice.action_line`). They agree when the
+shows, :func:`okey_vision.report.analysis.action_line`). They agree when the
 JSON's ``headline`` is the plain output's second line and the app's action
 line, and that line says the JSON's ``action`` (its verb in that
 language). Prints the counts by action and every disagreement; exit status
@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from okey_vision.lang import Lang
-from okey_vision.report.advice import Analysis, Session, action_line
+from okey_vision.report.analysis import Analysis, Session, action_line
 from okey_vision.tiles import FULL_SET, HAND_SIZE, MAX_HAND, Hand, check_counts
 
 #: Each action's verb as a headline says it first, by language.

@@ -92,7 +92,7 @@ class RealPhoto:
 
 
 @dataclass(frozen=True)
-class View:
+class RealView:
     """A photo seen one way: the pixels and the labels carried through the same homography."""
 
     photo: RealPhoto
@@ -202,7 +202,7 @@ def warm_dim(image: np.ndarray) -> np.ndarray:
     return np.clip(255.0 * x ** 1.6, 0, 255).astype(np.uint8)
 
 
-def apply(photo: RealPhoto, image: np.ndarray, kind: str, name: str, hom: Homography) -> View:
+def apply(photo: RealPhoto, image: np.ndarray, kind: str, name: str, hom: Homography) -> RealView:
     """The view of ``photo`` through a homography: the warped pixels, the labels carried along."""
     import cv2
 
@@ -214,7 +214,7 @@ def apply(photo: RealPhoto, image: np.ndarray, kind: str, name: str, hom: Homogr
         return cv2.perspectiveTransform(poly.reshape(-1, 1, 2).astype(np.float64), m).reshape(-1, 2)
 
     labels = tuple(Label(lab.tile, carry(lab.polygon)) for lab in photo.labels)
-    return View(photo, kind, name, out, labels, tuple(carry(q) for q in photo.ignore))
+    return RealView(photo, kind, name, out, labels, tuple(carry(q) for q in photo.ignore))
 
 
 #: Angles of the turned views (every 15 degrees round the circle).
@@ -223,7 +223,7 @@ TURNS = tuple(range(15, 360, 15))
 CLOSE_TURNS = (30, 45, 60, -45)
 
 
-def views(photo: RealPhoto, turns: Sequence[int] = TURNS, kinds: Sequence[str] | None = None) -> list[View]:
+def views(photo: RealPhoto, turns: Sequence[int] = TURNS, kinds: Sequence[str] | None = None) -> list[RealView]:
     """Every view of one photo: as it is, turned by each of ``turns``, framed
     farther and closer, seen from either side, closer then turned (the
     close-ups players take), and under a warm, dim light; ``kinds`` keeps
@@ -305,7 +305,7 @@ def flag_row(read, right: bool) -> tuple[bool, bool, float, float, float]:
     return (read.low_confidence, right, read.confidence, read.turn or 0.0, second)
 
 
-def score_view(view: View, reads: Sequence) -> Scored:
+def score_view(view: RealView, reads: Sequence) -> Scored:
     """Match reads to labels one to one (greedy by polygon IoU, at least
     ``MATCH_IOU``) and count: right, wrong, missed, false, exact, IoU, flags."""
     from okey_vision.vision.reads import APART, rack_order

@@ -2,8 +2,8 @@
 words, the analysis shown, tiles drawn as HTML, boxes drawn on a photo, and
 the check's HTML report.
 
-* :mod:`okey_vision.report.text`   -- every label and message shown, English and Turkish.
-* :mod:`okey_vision.report.advice` -- one call from a hand to everything shown
+* :mod:`okey_vision.report.labels`   -- every label and message shown, English and Turkish.
+* :mod:`okey_vision.report.analysis` -- one call from a hand to everything shown
   (arrangement, declaration, ranked discards), or a plain message; the move on the rack.
 * :mod:`okey_vision.report.render` -- the hand drawn as tiles (HTML/CSS).
 * :mod:`okey_vision.report.photo`  -- photo bytes in, reads out, boxes and the move drawn on it.

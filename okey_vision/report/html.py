@@ -6,7 +6,7 @@ A summary at the top (the counts, and a row a photo linking to its card),
 then one card a photo: the photo with its reads boxed (the app's drawing,
 :func:`okey_vision.report.photo.draw_reads`), the verdict in large type and why,
 the hand drawn grouped as the app draws it (:mod:`okey_vision.report.render`,
-the groups of :func:`okey_vision.report.advice.groups_for_display`), and the
+the groups of :func:`okey_vision.report.analysis.groups_for_display`), and the
 reads to check by eye.
 """
 
@@ -25,8 +25,8 @@ from okey_vision.coach.text import scheme_label
 from okey_vision.errors import OkeyError
 from okey_vision.lang import Lang
 from okey_vision.report import render
-from okey_vision.report.advice import Analysis, groups_for_display
-from okey_vision.report.text import error_message, tile_word
+from okey_vision.report.analysis import Analysis, groups_for_display
+from okey_vision.report.labels import error_message, tile_word
 from okey_vision.scoring import COUNTDOWN
 
 if TYPE_CHECKING:  # numpy loads only when a photo is drawn

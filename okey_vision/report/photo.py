@@ -13,14 +13,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from okey_vision.errors import ImageError
-from okey_vision.report.text import Lang, t
-from okey_vision.report.zoom import View, place_labels, whole_view
+from okey_vision.report.labels import Lang, t
+from okey_vision.report.zoom import ZoomView, place_labels, whole_view
 from okey_vision.report.zoom import read_at as box_at
 from okey_vision.tiles import MAX_HAND, Tile
 from okey_vision.vision.reads import APART, TileRead, corners, indicator_read, pick_indicator, rack_order
 
 if TYPE_CHECKING:
-    from okey_vision.report.advice import Move
+    from okey_vision.report.analysis import RackMove
 
 #: Photos are shrunk to this long side before reading (the detector works on
 #: a much smaller copy; crops keep enough pixels at this size).
@@ -130,7 +130,7 @@ def label_forms(tile: Tile, check: bool, indicator: bool, lang: Lang = Lang.EN) 
 
 
 def draw_reads(img, reads: Sequence[TileRead], indicator: Tile | None = None, max_side: int = OVERLAY_SIDE,
-               unsure: Sequence[bool] | None = None, *, view: View | None = None, move: Move | None = None,
+               unsure: Sequence[bool] | None = None, *, view: ZoomView | None = None, move: RackMove | None = None,
                lang: Lang = Lang.EN):
     """The photo (RGB) with every read boxed and labelled: a green box for a
     sure read, orange with a '?' for one to check, purple for tiles apart
@@ -219,7 +219,7 @@ def _draw_label(out, text: str, x: int, y: int, size: tuple[int, int], scale: fl
     cv2.putText(out, text, (x + 4, y + 3 + th), FONT, scale, (255, 255, 255), 2, cv2.LINE_AA)
 
 
-def draw_move(out, quads: Mapping[int, Sequence[tuple[float, float]]], move: Move, thick: int = 2,
+def draw_move(out, quads: Mapping[int, Sequence[tuple[float, float]]], move: RackMove, thick: int = 2,
               part: Mapping[int, object] | None = None) -> None:
     """Draw the advised move on an image (BGR, in place) whose tiles have
     these corners (``quads``: rack place -> corners, image px): each meld

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from html import escape
 
 from okey_vision.melds import Meld
-from okey_vision.report.text import Lang, t, tile_word
+from okey_vision.report.labels import Lang, t, tile_word
 from okey_vision.tiles import Tile
 
 #: Numeral colours on the tiles (CSS).

@@ -9,8 +9,8 @@ and lays them out in lines at most :data:`LINE_TILES` tiles wide with every
 tile at least :data:`TILE_PX` view pixels wide, a band above each line for
 the labels. Shown at most the column's width, a 320-px phone column gives
 every tile at least 40 px. :func:`whole_view` is the photo as it was taken.
-:class:`View` maps the photo's pixels to the view's and a tap on the view
-back to the read under it (:meth:`View.read_at`).
+:class:`ZoomView` maps the photo's pixels to the view's and a tap on the view
+back to the read under it (:meth:`ZoomView.read_at`).
 
 :func:`place_labels` puts each label above or below its tile where it
 overlaps no other label (shortened, or left out when it is not one to check,
@@ -90,7 +90,7 @@ class Piece:
 
 
 @dataclass(frozen=True)
-class View:
+class ZoomView:
     """The image shown for a photo: its size (px), the pieces of the photo on
     it, and the label band above each line (0: labels go on the photo itself)."""
 
@@ -136,7 +136,7 @@ class View:
         return None
 
 
-def tapped_read(view: View, boxes: Sequence[Box], tap: dict) -> int | None:
+def tapped_read(view: ZoomView, boxes: Sequence[Box], tap: dict) -> int | None:
     """The read a tap points at: ``tap`` as the tap component gives it (x, y
     on the image as shown, and the shown width and height)."""
     if not tap or not tap.get("width"):
@@ -146,11 +146,11 @@ def tapped_read(view: View, boxes: Sequence[Box], tap: dict) -> int | None:
     return view.read_at(x, y, boxes)
 
 
-def whole_view(size: tuple[int, int], n: int, max_side: int = 1024) -> View:
+def whole_view(size: tuple[int, int], n: int, max_side: int = 1024) -> ZoomView:
     """The whole photo (``size``: width, height), shrunk to ``max_side``, showing all ``n`` reads."""
     w, h = size
     s = min(1.0, max_side / max(w, h))
-    return View(round(w * s), round(h * s), (Piece((0, 0, w, h), 0.0, 0.0, s, tuple(range(n))),))
+    return ZoomView(round(w * s), round(h * s), (Piece((0, 0, w, h), 0.0, 0.0, s, tuple(range(n))),))
 
 
 def _segments(boxes: Sequence[Box], rows: Sequence[int], gap: float) -> list[list[int]]:
@@ -166,7 +166,7 @@ def _segments(boxes: Sequence[Box], rows: Sequence[int], gap: float) -> list[lis
 
 
 def rack_view(boxes: Sequence[Box], rows: Sequence[int], size: tuple[int, int], tile_px: int = TILE_PX,
-              line_tiles: int = LINE_TILES) -> View:
+              line_tiles: int = LINE_TILES) -> ZoomView:
     """The photo zoomed to its reads (``boxes`` in photo px, in rack order with
     their ``rows``; ``size``: the photo's width and height): each group of
     touching tiles a piece, the pieces in lines at most ``line_tiles`` tiles
@@ -218,7 +218,7 @@ def rack_view(boxes: Sequence[Box], rows: Sequence[int], size: tuple[int, int], 
         x += w
         width = max(width, x)
         line_h = max(line_h, BAND + h)
-    return View(round(width + MARGIN), round(y + line_h + MARGIN), tuple(pieces), BAND)
+    return ZoomView(round(width + MARGIN), round(y + line_h + MARGIN), tuple(pieces), BAND)
 
 
 def read_at(boxes: Sequence[Box], x: float, y: float) -> int | None:
@@ -294,5 +294,5 @@ def place_labels(boxes: Sequence[Box], sizes: Sequence[Sequence[tuple[int, int]]
     return out
 
 
-__all__ = ["BAND", "LINE_TILES", "TILE_PX", "Piece", "View", "place_labels", "rack_view", "read_at", "tapped_read",
-           "whole_view"]
+__all__ = ["BAND", "LINE_TILES", "TILE_PX", "Piece", "ZoomView", "place_labels", "rack_view", "read_at",
+           "tapped_read", "whole_view"]

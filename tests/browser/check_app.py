@@ -139,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
             if not reader:
                 print("NOTE: no reader weights in models/: the upload is shown but not read")
             if truth:
-                from okey_vision.report.advice import analyse
+                from okey_vision.report.analysis import analyse
 
                 want = analyse(truth, ind).headline()
                 print("true hand:", " ".join(truth), "indicator", ind, "->", want,
@@ -440,7 +440,7 @@ def live_check(p, tmp: Path, timeout: float, folder: Path) -> list[str]:
     """?live=1 with Chromium's fake camera playing a rendered rack: the live
     view must show that rack's hand in the project's notation within 35 s
     of pressing START (three tries)."""
-    from okey_vision.report.advice import Analysis, analyse, move_on_rack
+    from okey_vision.report.analysis import Analysis, analyse, move_on_rack
 
     video = tmp / "rack.y4m"
     names, picture, boxes, indicator = write_y4m(video)

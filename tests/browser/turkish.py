@@ -18,7 +18,7 @@ from okey_vision.check.text import SENTENCES as CHECK
 from okey_vision.coach.text import SENTENCES as COACH
 from okey_vision.errors import ImageProblem
 from okey_vision.lang import TILE_NOTATION
-from okey_vision.report.text import ERRORS_TR, TEXT
+from okey_vision.report.labels import ERRORS_TR, TEXT
 
 #: Streamlit's own English texts on the page's widgets (the uploader, the
 #: camera, a select box, a text box, the status widget, the main menu).

@@ -11,8 +11,8 @@ from okey_vision.coach import UNREACHABLE, Action
 from okey_vision.coach import text as words
 from okey_vision.lang import count, tiles_words
 from okey_vision.report import render
-from okey_vision.report.advice import Analysis, action_line, groups_for_display
-from okey_vision.report.text import Lang, error_message, in_words, tile_word
+from okey_vision.report.analysis import Analysis, action_line, groups_for_display
+from okey_vision.report.labels import Lang, error_message, in_words, tile_word
 from okey_vision.tiles import HAND_SIZE, MAX_HAND, Tile, parse_tile, tile_order
 
 

@@ -19,7 +19,7 @@ from okey_vision.app.state import AppState
 from okey_vision.calibrate.text import say
 from okey_vision.errors import OkeyError
 from okey_vision.lang import count
-from okey_vision.report.text import sentence
+from okey_vision.report.labels import sentence
 
 
 def learning_section(app: AppState) -> None:

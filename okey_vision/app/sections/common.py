@@ -11,7 +11,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from okey_vision.app.state import KEY, AppState
-from okey_vision.report.text import Lang, t
+from okey_vision.report.labels import Lang, t
 from okey_vision.tiles import TILES
 
 log = logging.getLogger("okey_vision.app")

@@ -8,7 +8,7 @@ import streamlit as st
 from okey_vision.app.sections.common import TILE_NAMES, html, tx
 from okey_vision.app.state import AppState, Entry
 from okey_vision.errors import OkeyError
-from okey_vision.report.text import Lang, error_message, sentence, tile_word
+from okey_vision.report.labels import Lang, error_message, sentence, tile_word
 from okey_vision.tiles import parse_hand
 
 #: Pickers per row of the grid (three in Turkish: a tile's name is a word, "kırmızı 10").

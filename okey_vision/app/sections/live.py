@@ -15,9 +15,9 @@ from okey_vision.app.sections.common import html, log, reader, state, tx
 from okey_vision.app.state import AppState, IndicatorSource
 from okey_vision.lang import count
 from okey_vision.report import render
-from okey_vision.report.advice import Analysis, move_on_rack
+from okey_vision.report.analysis import Analysis, move_on_rack
+from okey_vision.report.labels import Lang, in_words, sentence
 from okey_vision.report.photo import draw_move
-from okey_vision.report.text import Lang, in_words, sentence
 from okey_vision.tiles import okey_of, parse_tile
 from okey_vision.vision.live import LiveReader
 

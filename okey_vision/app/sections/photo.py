@@ -23,9 +23,9 @@ from okey_vision.app.sections.common import (
 from okey_vision.app.state import INDICATOR, AppState, Entry, Overlay
 from okey_vision.errors import OkeyError
 from okey_vision.lang import count
-from okey_vision.report.advice import Move
+from okey_vision.report.analysis import RackMove
+from okey_vision.report.labels import Lang, error_message, sentence, t, tile_word
 from okey_vision.report.photo import decode_photo, draw_reads, indicator_read, read_photo
-from okey_vision.report.text import Lang, error_message, sentence, t, tile_word
 from okey_vision.report.zoom import rack_view, tapped_read, whole_view
 from okey_vision.synth.sample import sample_bytes, sample_truth
 from okey_vision.vision.reads import APART, TileRead
@@ -158,16 +158,16 @@ def shown_reads(app: AppState) -> tuple[list[TileRead], list[bool], list[int | N
     return reads, unsure, targets
 
 
-def move_on_reads(move: Move | None, targets: list[int | None]) -> Move | None:
-    """The move by rack entry (:func:`~okey_vision.report.advice.move_on_rack`) by the overlay's reads."""
+def move_on_reads(move: RackMove | None, targets: list[int | None]) -> RackMove | None:
+    """The move by rack entry (:func:`~okey_vision.report.analysis.move_on_rack`) by the overlay's reads."""
     if move is None:
         return None
     at = {entry: k for k, entry in enumerate(targets) if entry is not None and entry != INDICATOR}
-    return Move(at.get(move.discard) if move.discard is not None else None,
+    return RackMove(at.get(move.discard) if move.discard is not None else None,
                 tuple(tuple(at[i] for i in m if i in at) for m in move.melds), move.okey_discard, move.declare)
 
 
-def overlay(app: AppState, reads: list[TileRead], unsure: list[bool], move: Move | None, whole: bool) -> Overlay:
+def overlay(app: AppState, reads: list[TileRead], unsure: list[bool], move: RackMove | None, whole: bool) -> Overlay:
     """The photo drawn with its reads (zoomed to them unless ``whole``) and
     the move, redrawn only when the photo, the indicator, a tile, the move
     or the view changed (not on every rerun)."""
@@ -184,7 +184,7 @@ def overlay(app: AppState, reads: list[TileRead], unsure: list[bool], move: Move
     return app.overlay
 
 
-def photo_section(app: AppState, expanded: bool, move: Move | None = None) -> None:
+def photo_section(app: AppState, expanded: bool, move: RackMove | None = None) -> None:
     """The photo, folded under the advice, named and counted; ``move``: the
     advised move (by rack entry) drawn on it."""
     photo = app.photo
@@ -196,7 +196,7 @@ def photo_section(app: AppState, expanded: bool, move: Move | None = None) -> No
         show_photo(app, label, move)
 
 
-def show_photo(app: AppState, label: str, move: Move | None = None) -> None:
+def show_photo(app: AppState, label: str, move: RackMove | None = None) -> None:
     """The photo with every read boxed and labelled, zoomed to the tiles
     (redrawn after each correction), the move on it; tap a tile on it to
     correct that tile."""

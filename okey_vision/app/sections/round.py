@@ -8,7 +8,7 @@ from okey_vision.app.sections.common import FACE_NAMES, html, sync_widget, tx
 from okey_vision.app.state import AppState, IndicatorSource
 from okey_vision.errors import OkeyError
 from okey_vision.report import render
-from okey_vision.report.text import error_message, sentence, tile_word
+from okey_vision.report.labels import error_message, sentence, tile_word
 from okey_vision.tiles import okey_of
 
 

@@ -9,7 +9,7 @@ from okey_vision.app.sections.common import sync_widget, tx
 from okey_vision.app.state import AppState
 from okey_vision.coach import text as words
 from okey_vision.errors import OkeyError
-from okey_vision.report.text import error_message, sentence
+from okey_vision.report.labels import error_message, sentence
 from okey_vision.scoring import COUNTDOWN, SCHEMES, FinishKind
 
 

@@ -32,7 +32,7 @@ from okey_vision.errors import OkeyError
 from okey_vision.lang import Lang
 from okey_vision.melds import Meld
 from okey_vision.memo import Memo
-from okey_vision.report.text import error_message, in_words
+from okey_vision.report.labels import error_message, in_words
 from okey_vision.scoring import COUNTDOWN, check_scheme
 from okey_vision.solver import Arrangement, Declaration, Finish, arrange, declare
 from okey_vision.tiles import (
@@ -266,7 +266,7 @@ def _closest(tiles: Sequence[Tile], free: dict[Tile, list[int]]) -> list[int]:
 
 
 @dataclass(frozen=True)
-class Move:
+class RackMove:
     """The advised move on the rack as drawn on its image: the tile to throw
     and the tiles of each meld (or pair), by their place in rack order, and
     whether throwing it is the okey-discard finish."""
@@ -277,7 +277,7 @@ class Move:
     declare: bool = False
 
 
-def move_on_rack(a: Analysis, tiles: Sequence[Tile | str]) -> Move:
+def move_on_rack(a: Analysis, tiles: Sequence[Tile | str]) -> RackMove:
     """Where the analysis' move lies on a rack whose tiles are ``tiles`` (rack
     order): each meld's tiles matched to places holding them (a copy next to
     the meld's other tiles first), the discard to a copy no meld uses if
@@ -307,8 +307,8 @@ def move_on_rack(a: Analysis, tiles: Sequence[Tile | str]) -> Move:
     if throw is not None:
         spare = free.get(throw) or [i for i, tile in enumerate(names) if tile == throw]
         discard = spare[0] if spare else None
-    return Move(discard, tuple(melds), bool(finish is not None and finish.okey_discard), finish is not None)
+    return RackMove(discard, tuple(melds), bool(finish is not None and finish.okey_discard), finish is not None)
 
 
-__all__ = ["Analysis", "Move", "Problem", "Session", "action_line", "analyse", "distance_text", "groups_for_display",
-           "move_on_rack"]
+__all__ = ["Analysis", "Problem", "RackMove", "Session", "action_line", "analyse", "distance_text",
+           "groups_for_display", "move_on_rack"]
