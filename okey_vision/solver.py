@@ -26,7 +26,7 @@ from operator import attrgetter
 from okey_vision.errors import HandSizeError
 from okey_vision.melds import PAIR, Meld, run_with_okey, set_with_okey
 from okey_vision.memo import Memo, owned
-from okey_vision.scoring import COUNTDOWN, FinishKind, finish_points
+from okey_vision.scoring import COUNTDOWN, FinishKind, Scheme, check_scheme, finish_points
 from okey_vision.tiles import (
     FALSE_JOKER,
     HAND_SIZE,
@@ -412,7 +412,7 @@ class Finish:
     okey_discard: bool
     melds: tuple[Meld, ...]
 
-    def points(self, scheme: str = COUNTDOWN) -> int:
+    def points(self, scheme: Scheme | str = COUNTDOWN) -> int:
         """Points the finish is worth under a scoring scheme."""
         return finish_points(self.kind, self.okey_discard, scheme)
 
@@ -433,7 +433,7 @@ class Declaration:
     hand: tuple[Tile, ...]
     indicator: Tile
     finishes: tuple[Finish, ...]
-    scheme: str = COUNTDOWN
+    scheme: Scheme = COUNTDOWN
     note: str = ""
 
     @property
@@ -487,12 +487,13 @@ def _finishes_of(tiles: list[Tile], ind: Tile, discard: Tile | None, okey_pair: 
 
 def declare(
     hand: Hand | str | Sequence[TileLike], indicator: Tile | str | None = None,
-    scheme: str = COUNTDOWN, okey_pair: bool = True, memo: Memo | None = None,
+    scheme: Scheme | str = COUNTDOWN, okey_pair: bool = True, memo: Memo | None = None,
 ) -> Declaration:
     """Whether a hand is finished: for 14 tiles, whether they form melds or
     seven pairs; for 15, every discard that leaves a finished hand.
     ``hand``: a :class:`Hand` (its own indicator), or tiles with ``indicator``."""
     tiles, ind = _tiles(hand, indicator)
+    scheme = check_scheme(scheme)
     memo = owned(memo)
     if len(tiles) < HAND_SIZE:
         note = (f"{len(tiles)} tiles: a finished hand has {HAND_SIZE} tiles "

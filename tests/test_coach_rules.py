@@ -51,7 +51,7 @@ def test_waiting_for_an_okey_discard_matches_brute_force_draws():
         got, why = wait_pays(decl.finishes, tiles, ind, [], COUNTDOWN)
         assert got == want, (tiles, ind, wins)
         if got:
-            assert why.reason is Reason.WAIT and why.args[:2] == (wins, unseen)
+            assert why.reason is Reason.WAIT and (why.wins, why.unseen) == (wins, unseen)
             assert f"{wins} of {unseen}" in said(why)
             a = advise(tiles, ind, rules=BASIC)
             assert a.wait and a.action is Action.DISCARD and a.best.tile == best.discard

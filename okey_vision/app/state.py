@@ -36,7 +36,7 @@ from okey_vision.app.round import LiveRound
 from okey_vision.app.scores import ScoreTable
 from okey_vision.report.analysis import Session
 from okey_vision.report.labels import Lang
-from okey_vision.scoring import COUNTDOWN
+from okey_vision.scoring import COUNTDOWN, Scheme
 from okey_vision.tiles import Tile, parse_tile
 
 if TYPE_CHECKING:  # numpy and the reader's types load only with a photo
@@ -194,8 +194,8 @@ class AppState:
     #: Why the last tiles typed as seen were refused ('' when they were not).
     seen_error: str = ""
     #: The scoring scheme; one the player picked under a running table, until confirmed.
-    scheme: str = COUNTDOWN
-    scheme_pending: str | None = None
+    scheme: Scheme = COUNTDOWN
+    scheme_pending: Scheme | None = None
     #: The score table (None until started).
     scores: ScoreTable | None = None
     #: This player's search caches and last analyses.
