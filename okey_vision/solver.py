@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
+from typing import Any
 
 from okey_vision.errors import HandSizeError
 from okey_vision.melds import PAIR, Meld, run_with_okey, set_with_okey
@@ -390,7 +391,7 @@ class Arrangement:
             return self.pairs, self.pairs_leftover
         return self.melds, self.leftover
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary (tile names in short notation)."""
         return {
             "melds": [m.names for m in self.melds],
@@ -416,7 +417,7 @@ class Finish:
         """Points the finish is worth under a scoring scheme."""
         return finish_points(self.kind, self.okey_discard, scheme)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary."""
         return {
             "discard": self.discard.name if self.discard else None,

@@ -101,7 +101,7 @@ class Advice:
         """The recommended discard (first ranked), if the hand has 15 tiles."""
         return self.discards[0] if self.discards else None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary of the data (no words: the surfaces add the
         reason, e.g. :func:`okey_vision.coach.text.advice_dict`); ``discards``
         is the ranked list."""

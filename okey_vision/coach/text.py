@@ -28,7 +28,7 @@ come by colour, then number (:func:`tiles_text`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from okey_vision.coach.advice import Action, Advice
 from okey_vision.coach.templates import UNREACHABLE
@@ -474,11 +474,11 @@ def choice_text(advice: Advice, lang: Lang = Lang.EN) -> str | None:
     return said(note, lang) if note is not None else None
 
 
-def advice_dict(advice: Advice, lang: Lang = Lang.EN) -> dict:
+def advice_dict(advice: Advice, lang: Lang = Lang.EN) -> dict[str, Any]:
     """The advice's JSON summary (:meth:`Advice.to_dict`) with, beside the
     action, its :func:`headline` and reason in ``lang``, as the command line
     prints it (the headline is the app's and the plain output's, word for word)."""
-    out: dict = {}
+    out: dict[str, Any] = {}
     for key, value in advice.to_dict().items():
         out[key] = value
         if key == "action":

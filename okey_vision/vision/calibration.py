@@ -44,6 +44,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -144,7 +145,8 @@ def ink_features(wb_crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
     mean = (step * (norm * ink)[..., None]).sum(1)
     out = mean / np.maximum(np.linalg.norm(mean, axis=1, keepdims=True), 1e-9)
     out[ink.sum(1) < MIN_INK] = np.nan
-    return out.astype(np.float32)
+    result: np.ndarray = out.astype(np.float32)
+    return result
 
 
 def crop_light(crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
@@ -155,7 +157,8 @@ def crop_light(crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
 
     if len(crops) == 0:
         return np.zeros((0, 3))
-    return np.log(np.asarray(FACE_REFERENCE) / np.maximum(face_colours(list(crops)), 1.0))
+    result: np.ndarray = np.log(np.asarray(FACE_REFERENCE) / np.maximum(face_colours(list(crops)), 1.0))
+    return result
 
 
 def shape_features(crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
@@ -185,7 +188,8 @@ def shape_features(crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
     cells = hist.reshape(n, 8, 8, 8, 8, ORIENTATIONS).sum((2, 4))          # 8 px cells
     cells = cells[:, :-1, :-1] + cells[:, 1:, :-1] + cells[:, :-1, 1:] + cells[:, 1:, 1:]  # 16 px, every 8
     f = np.sqrt(cells.reshape(n, -1))
-    return f / np.maximum(np.linalg.norm(f, axis=1, keepdims=True), 1e-6)
+    result: np.ndarray = f / np.maximum(np.linalg.norm(f, axis=1, keepdims=True), 1e-6)
+    return result
 
 
 # -- the experts ---------------------------------------------------------------------------
@@ -211,7 +215,8 @@ def vote(scores: np.ndarray, weight: float, reference: float, cap: float) -> np.
     full = np.where(np.isnan(scores), reference, scores)
     t = np.clip(weight * (full - full.max(1, keepdims=True)), -cap, 0.0)
     t[np.isnan(scores).all(1)] = 0.0
-    return t
+    result: np.ndarray = t
+    return result
 
 
 @dataclass(frozen=True, eq=False)
@@ -232,15 +237,18 @@ class Expert:
     @property
     def known(self) -> np.ndarray:
         """Which classes have a prototype."""
-        return ~np.isnan(self.means).any(1)
+        result: np.ndarray = ~np.isnan(self.means).any(1)
+        return result
 
     def scores(self, feats: np.ndarray) -> np.ndarray:
         """How near each crop lies to each class's prototype (<= 0, 0 on it),
         (n, k); NaN: no prototype or no feature."""
         if self.kind == INK:
             d = (feats[:, None, :] - self.means[None, :, :]) / self.scale
-            return -0.5 * (d ** 2).sum(-1)
-        return feats @ np.nan_to_num(self.means).T - 1.0 + np.where(self.known, 0.0, np.nan)[None, :]
+            result: np.ndarray = -0.5 * (d ** 2).sum(-1)
+            return result
+        result = feats @ np.nan_to_num(self.means).T - 1.0 + np.where(self.known, 0.0, np.nan)[None, :]
+        return result
 
     def membership(self, feats: np.ndarray) -> np.ndarray:
         """How well each crop matches each class's prototype, 0..1 (0: a class
@@ -249,7 +257,8 @@ class Expert:
         s = self.scores(feats)
         if self.kind == SHAPE:
             s = -0.5 * (s / SHAPE_SPREAD) ** 2
-        return np.nan_to_num(np.exp(s), nan=0.0)
+        result: np.ndarray = np.nan_to_num(np.exp(s), nan=0.0)
+        return result
 
     def terms(self, feats: np.ndarray) -> np.ndarray:
         """The expert's log factor for each crop and class (:func:`vote`)."""
@@ -266,7 +275,8 @@ class Expert:
         logp = np.log(np.clip(probs, 1e-9, None)) + terms
         logp -= logp.max(1, keepdims=True)
         p = np.exp(logp)
-        return p / p.sum(1, keepdims=True)
+        result: np.ndarray = p / p.sum(1, keepdims=True)
+        return result
 
     def arrays(self, prefix: str) -> dict[str, np.ndarray]:
         """The expert as named arrays (for :meth:`Calibration.save`)."""
@@ -302,7 +312,7 @@ class Calibration:
     number_shift: np.ndarray | None = field(default=None, repr=False)
     #: What the fit measured: leave-one-out errors on the player's crops
     #: without and with it, and the guard's real-photo check (plain data).
-    report: dict = field(default_factory=dict, repr=False)
+    report: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @staticmethod
     def shifted(probs: np.ndarray, shift: np.ndarray | None, say: np.ndarray,
@@ -318,7 +328,8 @@ class Calibration:
         step = say[:, None] * (shift[None, :] if member is None else member * np.maximum(shift, 0.0)[None, :])
         logp = np.log(np.clip(probs, 1e-9, None)) + step
         p = np.exp(logp - logp.max(1, keepdims=True))
-        return p / p.sum(1, keepdims=True)
+        result: np.ndarray = p / p.sum(1, keepdims=True)
+        return result
 
     def say(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """How much the calibration has to say on each crop (1 in the light it
@@ -326,7 +337,8 @@ class Calibration:
         light = crop_light(crops)
         lo, hi = np.asarray(self.light[:3]), np.asarray(self.light[3:])
         off = np.maximum(np.maximum(lo - light, light - hi).max(1) - LIGHT_MARGIN, 0.0)
-        return np.clip(1.0 - off / LIGHT_MARGIN, 0.0, 1.0)
+        result: np.ndarray = np.clip(1.0 - off / LIGHT_MARGIN, 0.0, 1.0)
+        return result
 
     def adjust(self, crops: Sequence[np.ndarray], wb_crops: Sequence[np.ndarray], number: np.ndarray,
                colour: np.ndarray, owner: Sequence[int] | np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -435,7 +447,7 @@ class Calibration:
 MAX_FILE_BYTES = 4 << 20
 
 
-def _read_npz(path: Path) -> tuple[dict[str, np.ndarray], dict]:
+def _read_npz(path: Path) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """The arrays and the metadata of a calibration file, every array's size
     checked before it is read; :class:`DamagedCalibration` for anything else."""
     try:
@@ -473,7 +485,7 @@ REPORT_PART = {"crops": int, "errors_before": int, "errors_after": int, "used": 
 REPORT_GUARD = {"judge": str, "tiles": int, "shipped": int, "calibrated": int}
 
 
-def _report(report: object) -> dict:
+def _report(report: object) -> dict[str, Any]:
     """A calibration's report, checked where it is said (ValueError for an edited one)."""
     if not isinstance(report, dict):
         raise ValueError("its report is not a record")

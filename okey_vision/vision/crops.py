@@ -88,7 +88,8 @@ def grown(quad: Quad, tall: float, wide: float) -> Quad:
     q = np.asarray(quad, np.float64)
     right, up, w, h = quad_axes(q)
     dv, dh = up * tall * h, right * wide * w
-    return q + np.array([dv - dh, dv + dh, -dv + dh, -dv - dh])
+    result: np.ndarray = q + np.array([dv - dh, dv + dh, -dv + dh, -dv - dh])
+    return result
 
 
 def turned(quad: Quad) -> Quad:
@@ -176,7 +177,8 @@ def work_image(img: np.ndarray, quads: Sequence[Quad], tile_height: float, targe
 def face_colour(crop: np.ndarray) -> np.ndarray:
     """The tile face's colour in a crop (BGR): the median of its brightest
     third (the cream face covers most of an upright crop; inks are darker)."""
-    return face_colours([crop])[0]
+    result: np.ndarray = face_colours([crop])[0]
+    return result
 
 
 def face_colours(crops: Sequence[np.ndarray]) -> np.ndarray:
@@ -189,14 +191,16 @@ def face_colours(crops: Sequence[np.ndarray]) -> np.ndarray:
 
 def _balance_gains(face: np.ndarray) -> np.ndarray:
     """Channel gains taking ``face`` to ``FACE_REFERENCE``, within ``GAIN_BOUNDS``."""
-    return np.clip(np.asarray(FACE_REFERENCE, np.float32) / face, *GAIN_BOUNDS)
+    result: np.ndarray = np.clip(np.asarray(FACE_REFERENCE, np.float32) / face, *GAIN_BOUNDS)
+    return result
 
 
 def white_balance(crop: np.ndarray, face: np.ndarray | None = None) -> np.ndarray:
     """The crop with its channels scaled so the face becomes ``FACE_REFERENCE``
     (gains within ``GAIN_BOUNDS``: a dark or odd crop is not blown up)."""
     f = face_colour(crop) if face is None else face
-    return np.clip(crop.astype(np.float32) * _balance_gains(f), 0, 255).astype(np.uint8)
+    result: np.ndarray = np.clip(crop.astype(np.float32) * _balance_gains(f), 0, 255).astype(np.uint8)
+    return result
 
 
 def white_balance_all(crops: Sequence[np.ndarray]) -> list[np.ndarray]:
@@ -241,7 +245,8 @@ def _masked_median(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
     vals = np.sort(np.where(mask[..., None], values, -np.inf), axis=1)   # the subset last
     start = values.shape[1] - cnt
     rows = np.arange(len(values))
-    return (vals[rows, start + cnt // 2] + vals[rows, start + (cnt - 1) // 2]) / 2
+    result: np.ndarray = (vals[rows, start + cnt // 2] + vals[rows, start + (cnt - 1) // 2]) / 2
+    return result
 
 
 def have_ink(img: np.ndarray, quads: Sequence[Quad], min_share: float = CropConfig.ink_share,

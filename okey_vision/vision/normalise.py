@@ -170,11 +170,13 @@ class View:
     def to_photo(self, quad: Quad) -> Quad:
         """Corners on the view mapped back onto the photo."""
         m = self.inverse
-        return np.asarray(quad, np.float64) @ m[:, :2].T + m[:, 2]
+        result: np.ndarray = np.asarray(quad, np.float64) @ m[:, :2].T + m[:, 2]
+        return result
 
     def to_view(self, quad: Quad) -> Quad:
         """Corners on the photo mapped onto the view."""
-        return np.asarray(quad, np.float64) @ self.matrix[:, :2].T + self.matrix[:, 2]
+        result: np.ndarray = np.asarray(quad, np.float64) @ self.matrix[:, :2].T + self.matrix[:, 2]
+        return result
 
 
 def view_matrix(w: int, h: int, pose: RackPose, config: NormaliseConfig, region: np.ndarray | None = None
