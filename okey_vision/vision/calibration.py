@@ -49,6 +49,7 @@ from typing import Any
 import numpy as np
 
 from okey_vision.errors import FileError, OkeyError, clip
+from okey_vision.vision.config import CropConfig
 from okey_vision.vision.crops import COLOR_CLASSES, NUMBER_CLASSES
 
 #: Where the player's corrections and calibration are kept (overrides the user data directory).
@@ -57,9 +58,6 @@ DATA_ENV = "OKEY_VISION_DATA"
 FILE = "calibration.npz"
 #: The file's format; another is not read.
 FORMAT = 1
-#: Ink pixels lie this far from the face (|dL| + 1.5 |dab|, 8-bit Lab), as in
-#: :func:`okey_vision.vision.crops.have_ink`.
-INK_DISTANCE = 45.0
 #: The part of an upright crop where the tile's face lies (x from, x to, y
 #: from, y to, shares of the crop): away from the rack and the neighbours.
 INK_WINDOW = (0.25, 0.75, 0.1, 0.9)
@@ -140,7 +138,7 @@ def ink_features(wb_crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
     face = np.nanmedian(np.where(light[..., None], lab, np.nan), axis=1)
     step = lab - face[:, None, :]
     dist = np.abs(step[..., 0]) * 2.55 + 1.5 * np.hypot(step[..., 1], step[..., 2])  # have_ink's 8-bit units
-    ink = dist > INK_DISTANCE
+    ink = dist > CropConfig.ink_distance  # the reader's own ink test's distance (crops.have_ink)
     norm = np.linalg.norm(step, axis=2)
     mean = (step * (norm * ink)[..., None]).sum(1)
     out = mean / np.maximum(np.linalg.norm(mean, axis=1, keepdims=True), 1e-9)
@@ -151,13 +149,13 @@ def ink_features(wb_crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
 
 def crop_light(crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
     """Each crop's light: the log gains (B, G, R) that white-balance its face
-    (0: the face as :data:`~okey_vision.vision.crops.FACE_REFERENCE`; 1: a
+    (0: the face as ``CropConfig.face_reference``; 1: a
     channel e times darker), (n, 3): the light's strength and its tint."""
-    from okey_vision.vision.crops import FACE_REFERENCE, face_colours
+    from okey_vision.vision.crops import face_colours
 
     if len(crops) == 0:
         return np.zeros((0, 3))
-    result: np.ndarray = np.log(np.asarray(FACE_REFERENCE) / np.maximum(face_colours(list(crops)), 1.0))
+    result: np.ndarray = np.log(np.asarray(CropConfig.face_reference) / np.maximum(face_colours(list(crops)), 1.0))
     return result
 
 

@@ -182,6 +182,18 @@ class CropConfig:
     ink_distance: float = 45.0
     #: ... on at least this share of the face's middle.
     ink_share: float = 0.015
+    #: Margin around the tile's quad when it is cut upright, as a share of its
+    #: height / width: the numeral's edge stays inside the crop when the
+    #: corners are a few per cent off.
+    upright_margin: float = 0.08
+    #: The cream face is mapped to this BGR colour by the white balance
+    #: (``crops.white_balance``): the face colour of the training renders.
+    face_reference: tuple[float, float, float] = (215.0, 225.0, 230.0)
+    #: Channel gains of the white balance lie within these bounds: a dark or
+    #: odd crop is not blown up past them. 8 (was 4): under a dim, warm lamp a
+    #: face's blue channel needs ~10x, and at 4 the shared Okey photo's red 7
+    #: still read black; at 6-12 it read red (real-pixel choose part, "warm, dim light").
+    gain_bounds: tuple[float, float] = (0.5, 8.0)
 
 
 @dataclass(frozen=True)
