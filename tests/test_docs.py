@@ -203,3 +203,43 @@ def test_every_link_of_the_readme_lies_in_the_repository():
     assert "](docs/rules.md)" in readme()
     rules = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     assert "12-13-1" in rules and "13-1-2" in rules and "seven pairs" in rules
+
+
+def _architecture_figures() -> list[tuple[str, str, float]]:
+    """(what, the figure architecture.md quotes, the value the code holds), each quoted figure of a setting."""
+    from okey_vision.vision.config import CropConfig, FlagConfig, LookConfig, NormaliseConfig
+    from okey_vision.vision.live import LIVE
+
+    text = " ".join((ROOT / "docs" / "architecture.md").read_text(encoding="utf-8").split())  # lines joined
+    quoted = [  # (what, the sentence with its figures as groups, the config's values in order)
+        ("flag rule", r"`FlagConfig.flag`: below ([\d.]+) confidence, or below ([\d.]+) when the two ways up "
+                      r"differ by more than ([\d.]+) nats",
+         (FlagConfig.low_confidence, FlagConfig.doubt_confidence, FlagConfig.turn_doubt)),
+        ("look border", r"grey border \((\d+) % of the long side", (LookConfig.border * 100,)),
+        ("view tile height", r"scaled so a tile is (\d+) px tall", (NormaliseConfig.tile_height,)),
+        ("view settles", r"`NormaliseConfig.settle_angle`, (\d+) degrees; size off by more than `settle_size`, (\d+) %",
+         (NormaliseConfig.settle_angle, NormaliseConfig.settle_size * 100)),
+        ("work tile height", r"where a tile is ~(\d+) px tall \(`work_image`\)", (CropConfig.work_tile_height,)),
+        ("live look", r"newest frame every ([\d.]+) s \(`LiveConfig.check_interval`\)", (LIVE.check_interval,)),
+        ("live settle", r"still for ([\d.]+) s \(`LiveConfig.settle`\)", (LIVE.settle,)),
+    ]
+    out = []
+    for what, pattern, values in quoted:
+        m = re.search(pattern, text)
+        assert m, f"docs/architecture.md no longer quotes the {what} as /{pattern}/: quote it, or change this table"
+        out += [(what, figure, value) for figure, value in zip(m.groups(), values, strict=True)]
+    return out
+
+
+def test_the_architecture_quotes_the_configs_figures():
+    """Every setting docs/architecture.md quotes is the value the code holds."""
+    wrong = [f"{what}: quoted {figure}, the code holds {value:g}" for what, figure, value in _architecture_figures()
+             if abs(float(figure) - value) > 1e-9]
+    assert not wrong, wrong
+
+
+def test_the_figure_check_sees_a_stale_figure(monkeypatch):
+    from okey_vision.vision import config
+
+    monkeypatch.setattr(config.FlagConfig, "turn_doubt", 0.1)  # as the docs quoted it before the rule changed
+    assert any(what == "flag rule" and float(f) != v for what, f, v in _architecture_figures())
