@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 #: Every document a newcomer is pointed to.
 DOCS = [README, ROOT / "models" / "README.md", ROOT / "datasets" / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-#: README's length bound (issue 25: "README at most 250 lines").
+#: README's length bound: a newcomer reads it whole.
 MAX_README_LINES = 250
 
 #: The two commands for a fresh machine: set up and open the app; run the tests.
@@ -243,3 +243,14 @@ def test_the_figure_check_sees_a_stale_figure(monkeypatch):
 
     monkeypatch.setattr(config.FlagConfig, "turn_doubt", 0.1)  # as the docs quoted it before the rule changed
     assert any(what == "flag rule" and float(f) != v for what, f, v in _architecture_figures())
+
+
+#: The model card's length bound: the card, not its history (the training log is docs/results.md's).
+MAX_CARD_LINES = 300
+
+
+def test_the_model_card_is_a_card():
+    card = (ROOT / "models" / "README.md").read_text(encoding="utf-8")
+    assert card.count("\n") <= MAX_CARD_LINES, "models/README.md: the training log belongs in docs/results.md"
+    assert card.startswith("# Model card") and "# Training log" not in card
+    assert "# Training log" in (ROOT / "docs" / "results.md").read_text(encoding="utf-8")

@@ -256,7 +256,7 @@ class RectifyConfig:
     #: Band grown above and below the fitted tile tops and bottoms, as a share of
     #: the row's height: the fitted lines are loose, and the detector reads a tile
     #: better with some rack around it. Chosen on the player-style validation
-    #: renders (seed 9201) and the real training photos (models/README.md).
+    #: renders (seed 9201) and the real training photos (docs/results.md, the training log).
     margin: float = 0.5
     #: The band runs this many tile widths past the row's first and last tile.
     extend: float = 0.8
