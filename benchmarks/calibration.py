@@ -1,4 +1,4 @@
-"""Issue 28: the reader before and after learning a player's own tile set.
+"""The reader before and after learning a player's own tile set.
 
     python benchmarks/calibration.py                 # every part (about 5 minutes on 2 busy cores)
     python benchmarks/calibration.py --parts set --test 20

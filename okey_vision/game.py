@@ -174,7 +174,7 @@ class CoachPolicy(Policy):
     does, declares when the advice does (it waits for an okey-discard finish
     only under ``rules.wait``), else discards the tile ranked first.
     ``with_outs=False`` skips the outs for speed (and plays weaker);
-    ``rules`` picks the decision rules (the bot before issue 14: ``BASIC``
+    ``rules`` picks the decision rules (the bot without them: ``BASIC``
     with ``wait=False``)."""
 
     name = "coach"

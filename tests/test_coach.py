@@ -213,7 +213,7 @@ def _sample_rack():
 
 
 def test_the_sample_advises_a_loose_tile_among_equally_good_discards():
-    # Issue 26: r5 (inside a drawn run) and b1 (loose) are equally good on
+    # r5 (inside a drawn run) and b1 (loose) are equally good on
     # the sample; a player throws the loose tile, and the reason says why.
     from okey_vision.coach import Choice, Reason
     from okey_vision.coach.text import choice_text, explain
@@ -231,7 +231,7 @@ def test_the_sample_advises_a_loose_tile_among_equally_good_discards():
     assert note.basis is Choice.LOOSE
     assert choice_text(a) == ("b1 and r5 are equally good: both leave you 1 tile from winning with 17 tiles that "
                               "finish; b1 is a loose tile (in no meld), so throw it.")
-    assert "mavi 1 artan bir taş (hiçbir perde değil), onu at." in explain(a, Lang.TR)  # issue 36: in words
+    assert "mavi 1 artan bir taş (hiçbir perde değil), onu at." in explain(a, Lang.TR)  # In words
     assert choice_text(a, Lang.TR) in explain(a, Lang.TR) and choice_text(a) in explain(a)
 
 

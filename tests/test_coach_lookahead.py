@@ -1,4 +1,4 @@
-"""The sampling lookahead (issue 14): a hand-built position where it chooses
+"""The sampling lookahead: a hand-built position where it chooses
 differently from distance-then-outs, with its reason; the same answer for
 the same position and seed; the simulator still conserves every tile with
 it on."""
@@ -48,7 +48,7 @@ def test_take_or_draw_by_the_lookahead():
     took, drew = new.why.took, new.why.drew
     assert drew.score > took.score and drew.draws == took.draws + 1  # taking spends this turn's draw
     assert explain(new).startswith("Draw from the stock: y4 keeps the hand 2 tiles from winning")
-    assert explain(new, Lang.TR).startswith("Ortadan çek: sarı 4 eli kısaltmaz")  # issue 36: the stock is ortadan
+    assert explain(new, Lang.TR).startswith("Ortadan çek: sarı 4 eli kısaltmaz")  # The stock is ortadan
 
 
 def test_the_lookahead_is_deterministic():

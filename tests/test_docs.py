@@ -1,4 +1,4 @@
-"""The documents a newcomer reads say what the project does (issue 25, item 6).
+"""The documents a newcomer reads say what the project does.
 
 README stays short and starts with the two commands for a fresh machine; the
 commands, benchmarks, files and library calls the documents name exist; the
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import sys
 from pathlib import Path
 
 import pytest
@@ -176,7 +177,7 @@ def test_readme_pictures_exist():
 
 
 def test_the_turkish_word_list_is_what_the_pages_say():
-    # Issue 36: one Turkish voice; every term of docs/turkish.md is said by some Turkish sentence,
+    # One Turkish voice; every term of docs/turkish.md is said by some Turkish sentence,
     # and the game's words the issue names are in the list.
     from okey_vision.calibrate.text import SENTENCES as CALIBRATE
     from okey_vision.check.text import SENTENCES as CHECK
@@ -195,7 +196,7 @@ def test_the_turkish_word_list_is_what_the_pages_say():
 
 
 def test_every_link_of_the_readme_lies_in_the_repository():
-    # Issue 36: the rules link pointed outside the repository (../shared/...), broken in a clone.
+    # The rules link pointed outside the repository (../shared/...), broken in a clone.
     for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", readme()):
         if re.match(r"https?://", target):
             continue
@@ -254,3 +255,35 @@ def test_the_model_card_is_a_card():
     assert card.count("\n") <= MAX_CARD_LINES, "models/README.md: the training log belongs in docs/results.md"
     assert card.startswith("# Model card") and "# Training log" not in card
     assert "# Training log" in (ROOT / "docs" / "results.md").read_text(encoding="utf-8")
+
+
+#: A citation of a tracker's item by its number: "issue", a number after it (a space, a dash, a hash or a
+#: line break and a comment's mark between them).
+CITATION = re.compile(r"\b[Ii]ssues?[\s\-#:]*\d", re.M)
+#: Where the project speaks: the package, the tests, the benchmarks, the documents, the data recipes and CI.
+SPOKEN = [ROOT / "README.md", ROOT / "app.py", ROOT / ".ci" / "run", ROOT / "pyproject.toml",
+          *(p for folder in ("okey_vision", "tests", "benchmarks", "docs", "models", "datasets")
+            for p in sorted((ROOT / folder).rglob("*")) if p.suffix in (".py", ".md", ".yaml", ".sh", ".toml")
+            and p != Path(__file__).resolve())]  # this file's probe cites on purpose
+
+
+def citations(paths: list[Path]) -> list[str]:
+    """``path:line`` of each citation of an issue by its number (no tracker in the repository to look it up)."""
+    out = []
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        out += [f"{path.relative_to(ROOT)}:{text.count(chr(10), 0, m.start()) + 1}" for m in CITATION.finditer(text)]
+    return out
+
+
+def test_no_issue_is_cited_by_its_number():
+    """Code, tests and documents say what and why, not which issue asked (a number no reader can look up)."""
+    found = citations(SPOKEN)
+    assert not found, f"say what and why instead of citing an issue number: {found}"
+
+
+def test_the_citation_check_sees_each_form(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    probe = tmp_path / "probe.py"
+    probe.write_text("# fixed in issue 24\n# (see issues\n# 11 and 37)\nx = 1  # issue-14\n# an issue, no number\n")
+    assert citations([probe]) == ["probe.py:1", "probe.py:2", "probe.py:4"]

@@ -1,5 +1,5 @@
 """The coach's sentences in English and Turkish stay in step; the app's texts exist in both;
-the headline is the advice's action in the app, the command line and the JSON (issue 36)."""
+the headline is the advice's action in the app, the command line and the JSON."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def test_language_choice() -> None:
     assert Lang.pick("TR") is Lang.TR and Lang.pick("en", "tr-TR") is Lang.EN
     assert Lang.pick(None, "en-US,tr;q=0.5") is Lang.EN and Lang.pick(None, "tr,en;q=0.5") is Lang.TR
     assert Lang.pick("xx", None) is Lang.EN
-    assert t("okey_is", Lang.TR, okey="r4") == "okey kırmızı 4"  # issue 26: tiles in words in Turkish
+    assert t("okey_is", Lang.TR, okey="r4") == "okey kırmızı 4"  # Tiles in words in Turkish
     assert t("okey_is", Lang.EN, okey="r4") == "okey r4"
 
 
@@ -127,7 +127,7 @@ def test_one_language_type_serves_the_app_the_coach_and_the_command_line(capsys)
     assert "Neden: Ortadan çek:" in out and "Yerden çek" not in out
 
 
-# ------------------------------------------------ issue 36: one headline ---
+# ------------------------------------------------ one headline ---
 
 #: A hand for every action and reason a headline says: (hand, indicator, offered, action).
 EVERY_ACTION = [

@@ -149,7 +149,7 @@ class Overlay:
 
 @dataclass(frozen=True, eq=False)
 class Checks:
-    """The organiser's page (issue 27): what the uploaded photos gave, and
+    """The organiser's page: what the uploaded photos gave, and
     what they were checked with (their bytes' hashes, the indicator chosen,
     the scheme), so a rerun shows them again without reading them again."""
 
@@ -207,7 +207,7 @@ class AppState:
     #: The check page's photos and verdicts (None until photos are checked there).
     checks: Checks | None = None
     #: The player lets the app keep their confirmed and corrected tiles to
-    #: learn their set (issue 28; off until they switch it on).
+    #: learn their set (off until they switch it on).
     learning: bool = False
     #: The hand the player typed for this photo (tile names, rack order), until it is kept.
     typed: tuple[str, ...] | None = None

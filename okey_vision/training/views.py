@@ -1,6 +1,6 @@
 """The oriented detector's training data as the reader sees it: normalised views.
 
-At run time the oriented detector reads the reader's *view* (issue 24): the
+At run time the oriented detector reads the reader's *view*: the
 photo turned so the tiles stand upright and scaled so a tile is
 ``NormaliseConfig.tile_height`` (40) px tall, on a grey canvas
 (:func:`okey_vision.vision.normalise.normalise`), at its native size. So

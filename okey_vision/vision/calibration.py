@@ -1,4 +1,4 @@
-"""A player's own tile set, learned from their corrections (issue 28): what
+"""A player's own tile set, learned from their corrections: what
 the reader applies.
 
 Every Okey set has its own inks and font: a navy blue the colour network
@@ -345,7 +345,7 @@ class Calibration:
         ``owner``: for each crop, the index of a crop showing the same light
         and ink (the classify stage cuts each tile both ways up: the ink
         window is symmetric under a half turn), so they are measured once for
-        both (a read's time, issue 28: at most 10 % more)."""
+        both (a read's time: at most 10 % more)."""
         if not self.active or not len(crops):
             return number, colour
         own = np.arange(len(crops)) if owner is None else np.asarray(owner, np.int64)

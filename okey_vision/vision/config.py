@@ -31,7 +31,7 @@ class LookConfig:
     #: A plain grey border of this share of the long side on every side before
     #: the first look: in players' close-ups a tile is 10-16 % of the long
     #: side, larger than the detector was taught; a 30 % border lifted six
-    #: real Okey photos from 77 % to 93 % of tiles read (issue 24).
+    #: real Okey photos from 77 % to 93 % of tiles read.
     border: float = 0.3
     #: Long side (px) of the shrunk, bordered photo the oriented detector looks at.
     size: int = 416
@@ -323,7 +323,7 @@ class OrderConfig:
 class FlagConfig:
     """When a read is flagged for the player to confirm.
 
-    Chosen on the real-pixel choose part with the rule kept since issue 24:
+    Chosen on the real-pixel choose part with the rule kept since the reader became a pipeline:
     of the rules flagging every wrong or false read there, the most
     sensitive flagging at most 5 % of the right reads (half the 10 % the
     product allows: the photos that judge it are few and differ). With the

@@ -11,7 +11,7 @@ photo is warped (:func:`normalise`) so that
 
 on a grey canvas with a margin around it. Real close-ups (a tile 10-16 % of
 the photo's long side) and photos turned 30-60 degrees read much worse as
-they come than bordered and levelled (issue 24: 77 % against 96 % of the
+they come than bordered and levelled (77 % against 96 % of the
 tiles on six real Okey photos). :class:`View` keeps the photo-to-view
 matrix, so the boxes found on the view map back to the photo, where the
 tiles are cut at full resolution.
