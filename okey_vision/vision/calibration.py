@@ -137,7 +137,7 @@ def ink_features(wb_crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
     light = lab[..., 0] >= np.quantile(lab[..., 0], 0.6, axis=1, keepdims=True)
     face = np.nanmedian(np.where(light[..., None], lab, np.nan), axis=1)
     step = lab - face[:, None, :]
-    dist = np.abs(step[..., 0]) * 2.55 + 1.5 * np.hypot(step[..., 1], step[..., 2])  # have_ink's 8-bit units
+    dist = np.abs(step[..., 0]) * 2.55 + CropConfig.chroma_weight * np.hypot(step[..., 1], step[..., 2])  # 8-bit L
     ink = dist > CropConfig.ink_distance  # the reader's own ink test's distance (crops.have_ink)
     norm = np.linalg.norm(step, axis=2)
     mean = (step * (norm * ink)[..., None]).sum(1)

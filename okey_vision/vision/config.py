@@ -194,6 +194,11 @@ class CropConfig:
     #: face's blue channel needs ~10x, and at 4 the shared Okey photo's red 7
     #: still read black; at 6-12 it read red (real-pixel choose part, "warm, dim light").
     gain_bounds: tuple[float, float] = (0.5, 8.0)
+    #: A colour's distance from the face is ``|dL| + chroma_weight * |dab|``
+    #: (8-bit Lab), in the ink test, the corner fit's face-likeness and the
+    #: calibration's ink pixels alike: a coloured ink differs from the cream
+    #: face more in hue than in lightness, a shadow in lightness only.
+    chroma_weight: float = 1.5
 
 
 @dataclass(frozen=True)

@@ -253,6 +253,6 @@ def have_ink(img: np.ndarray, quads: Sequence[Quad], min_share: float = CropConf
     lab = lab.astype(np.float32)
     thr = np.quantile(lab[..., 0], 0.6, axis=1)
     ref = _masked_median(lab, lab[..., 0] >= thr[:, None])
-    dist = np.abs(lab[..., 0] - ref[:, None, 0]) + 1.5 * np.hypot(lab[..., 1] - ref[:, None, 1],
-                                                                   lab[..., 2] - ref[:, None, 2])
+    dist = np.abs(lab[..., 0] - ref[:, None, 0]) + CropConfig.chroma_weight * np.hypot(
+        lab[..., 1] - ref[:, None, 1], lab[..., 2] - ref[:, None, 2])
     return [bool(v >= min_share) for v in (dist > distance).mean(1)]

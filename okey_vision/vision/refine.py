@@ -38,7 +38,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from okey_vision.vision.config import RefineConfig
+from okey_vision.vision.config import CropConfig, RefineConfig
 from okey_vision.vision.crops import Quad, aligned, quad_axes
 
 #: The shipped fitting settings.
@@ -54,7 +54,7 @@ def face_likeness(patch: np.ndarray, centre: tuple[slice, slice], c: RefineConfi
     lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
     mid = lab[centre].reshape(-1, 3)
     ref = np.median(mid[mid[:, 0] >= np.quantile(mid[:, 0], 0.5)], axis=0)
-    d = np.abs(lab[..., 0] - ref[0]) + 1.5 * np.hypot(lab[..., 1] - ref[1], lab[..., 2] - ref[2])
+    d = np.abs(lab[..., 0] - ref[0]) + CropConfig.chroma_weight * np.hypot(lab[..., 1] - ref[1], lab[..., 2] - ref[2])
     result: np.ndarray = np.clip(1.0 - d / c.face_distance, 0.0, 1.0)
     return result
 
