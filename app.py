@@ -108,7 +108,7 @@ def main() -> None:
     with st.sidebar:
         scheme_picker(app)
         checking = check_switch(app)  # the organiser's page (?page=check), off the players' way
-        learning_section(app)  # issue 28: keep the player's corrections (their consent) and learn their set
+        learning_section(app)  # Keep the player's corrections (their consent) and learn their set
         st.caption(tx("tile_help"))
     if "live_on" not in st.session_state:  # ?live=1 opens the live view
         st.session_state.live_on = st.query_params.get("live") == "1"

@@ -1,4 +1,4 @@
-"""Issue 28: the reader before and after learning a player's own tile set.
+"""The reader before and after learning a player's own tile set.
 
     python benchmarks/calibration.py                 # every part (about 5 minutes on 2 busy cores)
     python benchmarks/calibration.py --parts set --test 20
@@ -129,20 +129,13 @@ def part_speed(shipped: RackReader, calibrated: RackReader, n_test: int, first: 
 
 def real_pairs(photo, reads):
     """(read, label tile) of each labelled tile matched to a read, as a player would correct it."""
+    from okey_vision.eval.match import greedy_match
     from okey_vision.eval.views import MATCH_IOU, polygon_iou, read_polygon
 
     polys = [read_polygon(r) for r in reads]
-    cand = sorted(((polygon_iou(lab.polygon, p), i, j) for i, lab in enumerate(photo.labels)
-                   for j, p in enumerate(polys)), reverse=True)
-    used_l, used_r, out = set(), set(), []
-    for v, i, j in cand:
-        if v < MATCH_IOU or i in used_l or j in used_r:
-            continue
-        used_l.add(i)
-        used_r.add(j)
-        if photo.labels[i].tile is not None and reads[j].quad is not None:
-            out.append((reads[j], photo.labels[i].tile.name))
-    return out
+    matched = greedy_match(photo.labels, polys, lambda lab, p: polygon_iou(lab.polygon, p), MATCH_IOU)
+    return [(reads[j], photo.labels[i].tile.name) for i, j, _ in matched
+            if photo.labels[i].tile is not None and reads[j].quad is not None]
 
 
 def real_score(reader, views) -> tuple[int, int]:

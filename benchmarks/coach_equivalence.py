@@ -5,14 +5,14 @@ that the current code makes exactly the recorded ones.
     python benchmarks/coach_equivalence.py --check tests/data/coach_reference.json.gz [--quick]
         [--coach basic|baseline|ties]
 
-Issue 14 changed the coach's decisions on purpose (``okey_vision.coach.RULES``).
+The decision rules changed the coach's decisions on purpose (``okey_vision.coach.RULES``).
 The check proves what did not change: ``--coach basic`` (the default) replays
 the current code with the new rules switched off (``rules=BASIC``:
 distance-then-outs, the same searches); ``--coach baseline`` replays the
 old coach taken from git history at commit b9e9903
 (``okey_vision/eval/baseline.py``, the strength benchmark's yardstick),
 proving that it is what it claims to be. ``--coach ties`` replays the
-basic rules with issue 26's choice among equal discards switched on
+basic rules with the choice among equal discards switched on
 (``loose_first``: a loose tile first, then the one the next player least
 likely wants): each change must be equally good discards re-ordered (the
 same discards with the same distance and outs, in another order within
@@ -22,7 +22,7 @@ another of equally good discards.
 
 The decisions are compared, not the words: the reasons' sentences are the
 text module's (``okey_vision/coach/text.py``, checked by
-``tests/test_text.py``), reworded by issue 26. A finished 14-tile hand now
+``tests/test_text.py``), reworded since. A finished 14-tile hand now
 says to declare where the old advice said "draw, 0 exchanges away": its
 own category (the same hand, distance and outs).
 
@@ -226,7 +226,7 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="a quarter of the cases")
     ap.add_argument("--coach", choices=("basic", "baseline", "ties"), default="basic",
                     help="the current code with rules=BASIC (default), BASIC with the choice among equal "
-                         "discards (issue 26), or the baseline coach from git history")
+                         "discards, or the baseline coach from git history")
     args = ap.parse_args()
     use_coach(args.coach)
     if bool(args.record) == bool(args.check):
@@ -289,7 +289,7 @@ def main() -> int:
     return 1 if bad else 0
 
 
-#: The summary's keys that hold words, not decisions (issue 36 added the headline).
+#: The summary's keys that hold words, not decisions (the headline among them).
 WORDS = frozenset({"reason", "headline"})
 
 

@@ -8,7 +8,7 @@ turns to win.
 Match-ups (``--matchups``, any subset, comma-separated):
 
 - ``greedy``: coach + 3 greedy bots;
-- ``baseline``: coach + 3 baseline coaches: the coach before issue 14
+- ``baseline``: coach + 3 baseline coaches: the coach before its decision rules
   (commit b9e9903, taken from git history: ``okey_vision/eval/baseline.py``);
 - ``peer``: peer-library bot + 3 greedy;
 - ``head``: coach + peer + 2 greedy;

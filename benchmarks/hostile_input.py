@@ -1,4 +1,4 @@
-"""Peak memory and time of the command line on hostile input (issues 11 and 37).
+"""Peak memory and time of the command line on hostile input and under faults.
 
 Every file, store and folder is made here (nothing fetched), then the
 command runs in a child process; for every case the script prints one line:
@@ -49,7 +49,7 @@ def jpeg(img, *params: int) -> bytes:
 
 
 def image_cases(tmp: Path) -> list[tuple[str, Path]]:
-    """The hostile images of issue 11's table (and a few more)."""
+    """The hostile images: every format's bomb, truncation and lie (and a few more)."""
     import cv2
     import numpy as np
 
@@ -190,8 +190,8 @@ def calibrations(tmp: Path) -> dict[str, Path]:
     return out
 
 
-def issue37_cases(tmp: Path, template: Path) -> list[Case]:
-    """Every case of issue 37."""
+def fault_cases(tmp: Path, template: Path) -> list[Case]:
+    """Every fault case."""
     fifo = tmp / "pipe.jpg"
     os.mkfifo(fifo)
     big = tmp / "big.jpg"
@@ -288,7 +288,7 @@ def main() -> None:
         assert code == 0, err
         cases = [Case(name, ["read", line.split("\t")[0], "--json"], then=read_said)
                  for line in made for name in [line.split("\t")[1]]]
-        cases += issue37_cases(Path(tmp), template)
+        cases += fault_cases(Path(tmp), template)
         print("okey-vision on hostile input: exit, wall time, peak memory of the child, corrections before -> after, "
               "what it said")
         for case in cases:

@@ -24,7 +24,17 @@ from dataclasses import dataclass
 from okey_vision.coach import RULES, Action, Rules, Table, advise
 from okey_vision.errors import OkeyError
 from okey_vision.memo import Memo
-from okey_vision.scoring import COUNTDOWN, PENALTY, START, FinishKind, check_scheme, game_over, leader, round_deltas
+from okey_vision.scoring import (
+    COUNTDOWN,
+    PENALTY,
+    START,
+    FinishKind,
+    Scheme,
+    check_scheme,
+    game_over,
+    leader,
+    round_deltas,
+)
 from okey_vision.solver import Finish, declare, tiles_in_melds
 from okey_vision.tiles import FALSE_JOKER, FULL_SET, HAND_SIZE, MAX_HAND, Tile, okey_of
 
@@ -44,7 +54,7 @@ class TurnView:
     offered: Tile | None            # the tile the previous player just discarded
     stock_left: int
     players: int
-    scheme: str = COUNTDOWN
+    scheme: Scheme = COUNTDOWN
     held: tuple[tuple[Tile, ...], ...] = ()    # per player: tiles taken from a pile and not thrown since
 
     @property
@@ -164,7 +174,7 @@ class CoachPolicy(Policy):
     does, declares when the advice does (it waits for an okey-discard finish
     only under ``rules.wait``), else discards the tile ranked first.
     ``with_outs=False`` skips the outs for speed (and plays weaker);
-    ``rules`` picks the decision rules (the bot before issue 14: ``BASIC``
+    ``rules`` picks the decision rules (the bot without them: ``BASIC``
     with ``wait=False``)."""
 
     name = "coach"
@@ -230,11 +240,11 @@ def deal(rng: random.Random, players: int, starter: int = 0
 
 
 def play_round(policies: Sequence[Policy], rng: random.Random, starter: int = 0,
-               scheme: str = COUNTDOWN, check: bool = False,
+               scheme: Scheme | str = COUNTDOWN, check: bool = False,
                on_turn: Callable[[dict], None] | None = None) -> RoundResult:
     """Play one round; ``check`` asserts after every turn that all the set's tiles
     are accounted for; ``on_turn`` receives the table state after each turn."""
-    check_scheme(scheme)
+    scheme = check_scheme(scheme)
     n = len(policies)
     hands, indicator, stock = deal(rng, n, starter)
     piles: list[list[Tile]] = [[] for _ in range(n)]
@@ -296,7 +306,7 @@ def _public(rows: list[list[Tile]]) -> tuple[tuple[Tile, ...], ...]:
     return tuple(tuple(r) for r in rows)
 
 
-def _legal_finish(hand: Sequence[Tile], indicator: Tile, discard: Tile, scheme: str) -> Finish | None:
+def _legal_finish(hand: Sequence[Tile], indicator: Tile, discard: Tile, scheme: Scheme) -> Finish | None:
     """The best finish that throws ``discard``, or None when there is none."""
     found = [f for f in declare(hand, indicator, scheme).finishes if f.discard == discard]
     return max(found, key=lambda f: f.points(scheme)) if found else None
@@ -308,7 +318,7 @@ class GameResult:
 
     scores: tuple[int, ...]
     rounds: tuple[RoundResult, ...]
-    scheme: str
+    scheme: Scheme
 
     @property
     def winner(self) -> int:
@@ -316,15 +326,15 @@ class GameResult:
         return leader(self.scores, self.scheme)
 
 
-def play_game(policies: Sequence[Policy], rng: random.Random, scheme: str = COUNTDOWN,
+def play_game(policies: Sequence[Policy], rng: random.Random, scheme: Scheme | str = COUNTDOWN,
               rounds: int = 10, max_rounds: int = 200) -> GameResult:
     """A game: countdown plays until a score reaches 0; penalty plays
     ``rounds`` rounds. The starter moves one seat each round."""
-    check_scheme(scheme)
+    scheme = check_scheme(scheme)
     n = len(policies)
     scores = [START[scheme]] * n
     played: list[RoundResult] = []
-    while len(played) < (rounds if scheme == PENALTY else max_rounds):
+    while len(played) < (rounds if scheme is PENALTY else max_rounds):
         r = play_round(policies, rng, starter=len(played) % n, scheme=scheme)
         played.append(r)
         scores = [s + d for s, d in zip(scores, r.delta, strict=True)]

@@ -21,6 +21,8 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 #: Entries a memo holds before it is emptied: about 250 bytes an entry
 #: (int keys of up to 104 bits, tuples), so ~120 MB at most; measured by
 #: ``benchmarks/coach_speed.py --memory``.
@@ -65,10 +67,10 @@ class Memo:
         self.free: dict[tuple[int, int, int], bool] = {}
         self.free_faces: dict[tuple[int, int, int], int] = {}
         self.reach: dict[tuple[int, int], int] = {}
-        self.melds: dict[tuple[int, int, int, int, int], list] = {}
+        self.melds: dict[tuple[int, int, int, int, int], list[tuple[int, int, int, int, int, int]]] = {}
         self.most: dict[int, int] = {}
 
-    def _caches(self) -> tuple[dict, ...]:
+    def _caches(self) -> tuple[dict[Any, Any], ...]:
         return (self.best, self.move, self.complete, self.fits, self.gaps, self.left,
                 self.free, self.free_faces, self.reach, self.melds, self.most)
 

@@ -41,11 +41,23 @@ class FinishKind(str, Enum):
             raise OkeyError(f"unknown finish kind {str(kind)[:80]!r}: expected 'melds' or 'pairs'") from None
 
 
-#: Everyone starts at 20 and loses points when another player finishes.
-COUNTDOWN = "countdown"
-#: Everyone starts at 0 and collects penalties; lowest total wins.
-PENALTY = "penalty"
-SCHEMES = (COUNTDOWN, PENALTY)
+class Scheme(str, Enum):
+    """A scoring scheme; its value is its name on the command line and in JSON."""
+
+    #: Everyone starts at 20 and loses points when another player finishes.
+    COUNTDOWN = "countdown"
+    #: Everyone starts at 0 and collects penalties; lowest total wins.
+    PENALTY = "penalty"
+
+    def __str__(self) -> str:
+        # the plain name wherever it is printed (argparse's choices, f-strings), as before it was an enum
+        return self.value
+
+
+COUNTDOWN = Scheme.COUNTDOWN
+PENALTY = Scheme.PENALTY
+#: Every scheme, the default first.
+SCHEMES = tuple(Scheme)
 
 #: Starting score of each player under each scheme.
 START = {COUNTDOWN: 20, PENALTY: 0}
@@ -59,17 +71,22 @@ INDICATOR_BONUS = {COUNTDOWN: 1, PENALTY: 10}
 STALL_PENALTY = {COUNTDOWN: 0, PENALTY: 10}
 
 
-def check_scheme(scheme: str) -> str:
-    """Return ``scheme`` if it is known, else raise a ValueError naming it."""
-    if scheme not in SCHEMES:
-        raise OkeyError(f"unknown scoring scheme {scheme!r}: expected one of {', '.join(SCHEMES)}")
-    return scheme
+def check_scheme(scheme: str | Scheme) -> Scheme:
+    """The :class:`Scheme` named ``scheme``, else a ValueError naming it.
+
+    >>> check_scheme("penalty") is Scheme.PENALTY
+    True
+    """
+    try:
+        return Scheme(scheme)
+    except ValueError:
+        raise OkeyError(f"unknown scoring scheme {str(scheme)[:80]!r}: expected one of "
+                        f"{', '.join(s.value for s in Scheme)}") from None
 
 
-def finish_points(kind: str | FinishKind, okey_discard: bool, scheme: str = COUNTDOWN) -> int:
+def finish_points(kind: str | FinishKind, okey_discard: bool, scheme: Scheme | str = COUNTDOWN) -> int:
     """Points every opponent loses (countdown) or takes (penalty) for a finish."""
-    check_scheme(scheme)
-    points = _BASE[scheme]
+    points = _BASE[check_scheme(scheme)]
     if FinishKind.parse(kind) is FinishKind.PAIRS:
         points *= 2
     if okey_discard:
@@ -78,13 +95,13 @@ def finish_points(kind: str | FinishKind, okey_discard: bool, scheme: str = COUN
 
 
 def round_deltas(players: int, winner: int | None, points: int, twins: Sequence[int],
-                 scheme: str = COUNTDOWN) -> tuple[int, ...]:
+                 scheme: Scheme | str = COUNTDOWN) -> tuple[int, ...]:
     """Each player's score change after a round: the winner's ``points`` from
     every opponent (none for a stall, ``winner`` None, where the penalty scheme
     gives everyone its stall penalty), and the indicator bonus of each seat in
     ``twins`` from every other player. Countdown changes are negative."""
-    check_scheme(scheme)
-    sign = -1 if scheme == COUNTDOWN else 1
+    scheme = check_scheme(scheme)
+    sign = -1 if scheme is COUNTDOWN else 1
     delta = [0] * players
     for p in range(players):
         if winner is None:
@@ -97,12 +114,12 @@ def round_deltas(players: int, winner: int | None, points: int, twins: Sequence[
     return tuple(delta)
 
 
-def game_over(scores: Sequence[int], scheme: str = COUNTDOWN) -> bool:
+def game_over(scores: Sequence[int], scheme: Scheme | str = COUNTDOWN) -> bool:
     """Countdown: someone has reached 0. Penalty games run until the players stop."""
-    return check_scheme(scheme) == COUNTDOWN and min(scores) <= 0
+    return check_scheme(scheme) is COUNTDOWN and min(scores) <= 0
 
 
-def leader(scores: Sequence[int], scheme: str = COUNTDOWN) -> int:
+def leader(scores: Sequence[int], scheme: Scheme | str = COUNTDOWN) -> int:
     """The seat placed best: most points (countdown) or fewest (penalty); ties to the lower seat."""
-    best = max(scores) if check_scheme(scheme) == COUNTDOWN else min(scores)
+    best = max(scores) if check_scheme(scheme) is COUNTDOWN else min(scores)
     return list(scores).index(best)

@@ -22,11 +22,12 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
+from typing import Any
 
 from okey_vision.errors import HandSizeError
 from okey_vision.melds import PAIR, Meld, run_with_okey, set_with_okey
 from okey_vision.memo import Memo, owned
-from okey_vision.scoring import COUNTDOWN, FinishKind, finish_points
+from okey_vision.scoring import COUNTDOWN, FinishKind, Scheme, check_scheme, finish_points
 from okey_vision.tiles import (
     FALSE_JOKER,
     HAND_SIZE,
@@ -390,7 +391,7 @@ class Arrangement:
             return self.pairs, self.pairs_leftover
         return self.melds, self.leftover
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary (tile names in short notation)."""
         return {
             "melds": [m.names for m in self.melds],
@@ -412,11 +413,11 @@ class Finish:
     okey_discard: bool
     melds: tuple[Meld, ...]
 
-    def points(self, scheme: str = COUNTDOWN) -> int:
+    def points(self, scheme: Scheme | str = COUNTDOWN) -> int:
         """Points the finish is worth under a scoring scheme."""
         return finish_points(self.kind, self.okey_discard, scheme)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary."""
         return {
             "discard": self.discard.name if self.discard else None,
@@ -433,7 +434,7 @@ class Declaration:
     hand: tuple[Tile, ...]
     indicator: Tile
     finishes: tuple[Finish, ...]
-    scheme: str = COUNTDOWN
+    scheme: Scheme = COUNTDOWN
     note: str = ""
 
     @property
@@ -487,12 +488,13 @@ def _finishes_of(tiles: list[Tile], ind: Tile, discard: Tile | None, okey_pair: 
 
 def declare(
     hand: Hand | str | Sequence[TileLike], indicator: Tile | str | None = None,
-    scheme: str = COUNTDOWN, okey_pair: bool = True, memo: Memo | None = None,
+    scheme: Scheme | str = COUNTDOWN, okey_pair: bool = True, memo: Memo | None = None,
 ) -> Declaration:
     """Whether a hand is finished: for 14 tiles, whether they form melds or
     seven pairs; for 15, every discard that leaves a finished hand.
     ``hand``: a :class:`Hand` (its own indicator), or tiles with ``indicator``."""
     tiles, ind = _tiles(hand, indicator)
+    scheme = check_scheme(scheme)
     memo = owned(memo)
     if len(tiles) < HAND_SIZE:
         note = (f"{len(tiles)} tiles: a finished hand has {HAND_SIZE} tiles "

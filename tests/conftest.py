@@ -6,7 +6,7 @@ import os
 
 # Tests never reach the network: ultralytics must not try to.
 os.environ.setdefault("YOLO_OFFLINE", "1")
-# Issue 28: the player's corrections and calibration live in their data
+# The player's corrections and calibration live in their data
 # folder; the tests keep theirs in a folder of their own, so a calibration on
 # this machine never changes what the tests read (and nothing is left behind).
 import tempfile

@@ -117,7 +117,7 @@ def test_default_flow_shows_reads_and_advice(monkeypatch):
     assert at.selectbox(key="ind_pick").value == "r3"
     expected = analyse(truth["hand"], "r3")
     assert headline(at) == expected.headline()
-    # the photo with boxes, shown tappable (issue 13) or as a plain image
+    # the photo with boxes, shown tappable or as a plain image
     overlay = app_state(at).overlay.image
     assert overlay.ndim == 3 and max(overlay.shape[:2]) <= 1024
     assert len(at.image) >= 1 or "Tap a tile on the photo to correct it." in all_text(at)
@@ -195,7 +195,7 @@ def test_bad_uploads_show_a_plain_message(monkeypatch, name, data, mime, says):
     assert_clean(at)
     warnings = " ".join(w.value for w in at.warning)
     assert says in warnings and "Traceback" not in warnings
-    # issue 13: a failed photo clears the previous hand's advice (no stale advice beside the error)
+    # A failed photo clears the previous hand's advice (no stale advice beside the error)
     assert before and hand_in_pickers(at) == [] and not headline(at).startswith(("Discard", "Declare", "Draw"))
     assert "previous hand and its advice were cleared" in warnings
 
@@ -246,7 +246,7 @@ def test_remove_and_add_tiles(monkeypatch):
 
 
 def test_fourteen_tiles_take_or_draw(monkeypatch):
-    # Issue 36: the move first and large is the advice's action, as the CLI and the JSON say it:
+    # The move first and large is the advice's action, as the CLI and the JSON say it:
     # a winning take was headlined "Draw" while the line below said "Take".
     import contextlib
     import io
@@ -371,7 +371,7 @@ def test_a_crashing_reader_is_a_plain_message(monkeypatch):
     at.file_uploader[0].set_value(("rack.jpg", data, "image/jpeg")).run()
     assert_clean(at)
     assert any("reader failed" in w.value for w in at.warning)
-    assert not headline(at) and hand_in_pickers(at) == []  # issue 13: no stale advice after a failed photo
+    assert not headline(at) and hand_in_pickers(at) == []  # No stale advice after a failed photo
 
 
 def test_camera_photo(monkeypatch):
@@ -408,12 +408,12 @@ def test_confirm_unsure_reads(monkeypatch):
     assert_clean(at)
     assert not any("Check the tiles marked" in i.value for i in at.info)
     assert hand_in_pickers(at) == sample_truth()["hand"]
-    # issue 25: a flag is cleared by confirming the tile, the reader's confidence is kept as read
+    # A flag is cleared by confirming the tile, the reader's confidence is kept as read
     entries = app_state(at).entries
     assert [e.confirmed for e in entries].count(True) == 2 and [e.confidence for e in entries].count(0.4) == 2
 
 
-# ------------------------------------------------ state rules (issue 13) ---
+# ------------------------------------------------ state rules ---
 
 def expanded(at: AppTest, label_start: str) -> bool:
     """Whether the expander whose label starts so is open."""
@@ -520,7 +520,7 @@ def test_turkish_page_says_a_bad_hand_in_turkish(monkeypatch):
     assert any("bilinmeyen taş adı 'zz'" in w.value for w in at.warning)
 
 
-# ------------------------------------------------ issue 26: at the table ---
+# ------------------------------------------------ at the table ---
 
 def page_words(at: AppTest) -> str:
     """Everything a player reads on the page: texts (HTML without its style
@@ -544,7 +544,7 @@ def latin_tiles(text: str) -> list[str]:
 
 
 def assert_turkish(at: AppTest) -> str:
-    """The page says no English word of the interface and no tile in the Latin notation (issue 36);
+    """The page says no English word of the interface and no tile in the Latin notation;
     its words."""
     import re
 
@@ -573,7 +573,7 @@ def test_turkish_page_never_writes_a_tile_in_latin_notation(monkeypatch):
     assert_clean(at)
     text = assert_turkish(at)
     assert "Kırmızı 12 al" in text or "Ortadan çek" in text
-    assert "Yerden çek" not in text  # issue 36: yerden is taking the discard; the stock is ortadan
+    assert "Yerden çek" not in text  # Yerden is taking the discard; the stock is ortadan
     assert "1. tur: sarı 9, siyah 1" in text
     at.text_input(key=f"hand_text_{app_state(at).version}").input("r5 r5 r5").run()
     text = assert_turkish(at)

@@ -1,4 +1,4 @@
-"""Issue 28: the player's own tile set, learned from their corrections.
+"""The player's own tile set, learned from their corrections.
 
 The store keeps only labelled crops, and only what aligns; a fit on a set
 whose blue is drawn dark reads its blues blue; ``reset`` gives back the
@@ -237,7 +237,7 @@ def test_show_says_what_was_learned_from_how_many_tiles(shipped, data):
                           "guard": {"judge": "J", "calibrated": 9, "shipped": 9, "tiles": 10}})
     cal.save(calibration_path(data))
     lines = show(data)
-    assert "Calibration of now: learned from 15 tiles of 1 photo." in lines  # issue 36: "1 photo"
+    assert "Calibration of now: learned from 15 tiles of 1 photo." in lines  # "1 photo"
     assert "Colour: the shipped reader misread 2 of your 15 tiles, the calibration 0." in lines
     assert "Checked on J: 9 of 10 tiles read right with it, 9 without it." in lines
 
@@ -248,7 +248,7 @@ def inactive(report: dict, crops: int = 1, photos: int = 1) -> Calibration:
 
 
 def test_a_fit_on_one_misread_tile_says_why_nothing_was_learned_and_what_would_help(shipped):
-    # Issue 36: "Learned from 1 tiles ... misread 1 ... Nothing was learned: the shipped reader already reads
+    # "Learned from 1 tiles ... misread 1 ... Nothing was learned: the shipped reader already reads
     # your stored tiles as you gave them" contradicted itself. One dark-blue tile read black, given as blue:
     from okey_vision.calibrate.learn import Learned
     from okey_vision.eval.racks import rack_truth

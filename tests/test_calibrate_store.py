@@ -1,4 +1,4 @@
-"""Issue 37: the player's store and calibration under faults. Nothing the
+"""The player's store and calibration under faults. Nothing the
 player stored is lost (the corrections are counted before and after, apart
 from the store's code: ``faults.corrections``), nothing is left
 half-written, and every failure is one sentence naming the path, exit 2 (or
@@ -125,7 +125,7 @@ def test_one_bad_byte_does_not_lock_the_store(stored, capsys, monkeypatch):
     code, out, err = cli(capsys, "calibrate", "show")
     assert code == 0 and err == ""
     assert f"{index}: damaged lines (cut short or not readable) set aside in {ASIDE}: 1; stored tiles kept: 14." \
-           in out and "14 tiles of 1 photo stored" in out  # issue 36: "1 photo", never "1 photos"
+           in out and "14 tiles of 1 photo stored" in out  # "1 photo", never "1 photos"
     assert corrections(stored) == 14 and (stored / ASIDE).read_bytes().count(b"\xff") == 2
     assert b"\xff" not in index.read_bytes()
     index.write_bytes(index.read_bytes() + b"\xfe\xfe\n")

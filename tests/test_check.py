@@ -1,4 +1,4 @@
-"""The organiser's check (issue 27): ``okey-vision check PATH...``, its
+"""The organiser's check: ``okey-vision check PATH...``, its
 verdicts, sidecars, exit codes, the HTML report and the app's page.
 
 The end-to-end tests read rendered racks with known hands (``okey_vision/eval/racks.py``:
@@ -109,7 +109,7 @@ def test_a_sidecar_indicator_that_the_photo_contradicts_is_noted():
 
 
 def test_the_organisers_choice_never_replaces_the_indicator_a_photo_shows():
-    # Issue 36: the box "for the photos that show none" re-judged a photo showing y5 with k2.
+    # The box "for the photos that show none" re-judged a photo showing y5 with k2.
     shows = judge(reads_of(WIN15, apart="r3"), "shows.jpg", fallback="k2")
     assert shows.indicator == parse_tile("r3") and shows.source is Source.PHOTO and shows.kind == "yes"
     assert shows.to_dict()["indicator_from"] == "photo" and shows.note() == ""
@@ -120,7 +120,7 @@ def test_the_organisers_choice_never_replaces_the_indicator_a_photo_shows():
 
 
 def test_check_by_eye_names_the_indicator_the_verdict_used():
-    # Issue 36: a discard lying on the table (k3, unsure) was listed as "Indicator k3" while y5 was used.
+    # A discard lying on the table (k3, unsure) was listed as "Indicator k3" while y5 was used.
     reads = reads_of(WIN15, low=(2,))
     reads += [TileRead((300.0, 200.0, 330.0, 245.0), parse_tile("r3"), 0.999, ((parse_tile("r3"), 0.999),),
                        row=APART),
@@ -426,7 +426,7 @@ def page_text(at, options: bool = True) -> str:
 
 
 def test_the_page_box_fills_only_the_photos_that_show_none_and_the_card_says_so(monkeypatch):
-    # Issue 36: choosing k2 in "Indicator for the photos that show none" re-judged a photo showing its own.
+    # Choosing k2 in "Indicator for the photos that show none" re-judged a photo showing its own.
     pytest.importorskip("streamlit")
     import app_fakes as fake
     from browser.turkish import english_words, latin_tiles
@@ -482,7 +482,7 @@ def test_the_check_in_turkish_says_no_english_word_and_no_latin_tile(folder, tmp
     assert not english_words(page) and not latin_tiles(page), (english_words(page), latin_tiles(page))
 
 
-# ------------------------------------------------ issue 37: the report and the folder under faults ---
+# ------------------------------------------------ the report and the folder under faults ---
 
 def test_every_entry_of_the_folder_gets_a_row_loops_included(tmp_path, capsys):
     from okey_vision.eval.faults import hostile_folder

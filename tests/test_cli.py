@@ -70,7 +70,7 @@ def test_console_entry_point_runs_as_a_module():
     assert json.loads(proc.stdout)["declare"]["discard"] == "r9"
 
 
-# -- hostile input (issue 11) ---------------------------------------------------------
+# -- hostile input ---------------------------------------------------------
 
 HAND15 = "r1 r2 r3 y7 y8 y9 b4 b5 b6 k10 k11 k12 k13 y1 r9".split()
 
@@ -103,7 +103,7 @@ def test_a_huge_tile_name_gives_a_short_error(capsys) -> None:
 
 
 def test_advise_on_the_sample_throws_the_loose_tile(capsys):
-    # Issue 26: the CLI speaks the app's sentences (the headline, then why).
+    # The CLI speaks the app's sentences (the headline, then why).
     from okey_vision.coach import advise
     from okey_vision.coach.text import headline
 
@@ -164,14 +164,14 @@ def test_every_line_the_cli_says_is_a_sentence(capsys):
     ["--lang", "tr", "calibrate", "reset"],
 ])
 def test_lang_is_taken_before_or_after_the_command_word(capsys, argv):
-    # Issue 36: `calibrate fit --lang tr` was refused (--lang only before the action word).
+    # `calibrate fit --lang tr` was refused (--lang only before the action word).
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert out.startswith(("Gösterge", "Kalibrasyon")), out
 
 
 def test_the_command_line_says_nothing_in_english_on_turkish(capsys):
-    # Issue 36: `--lang tr` writes no English word of the interface and no tile in the Latin notation.
+    # `--lang tr` writes no English word of the interface and no tile in the Latin notation.
     from browser.turkish import english_words, latin_tiles
 
     hand = "r4 r5 r6 b1 r9 r10 r11 y10 y11 y12 y13 r4 r5 r6 k6".split()
@@ -190,7 +190,7 @@ def test_the_command_line_says_nothing_in_english_on_turkish(capsys):
 @pytest.mark.parametrize("args", [["solve", "-i", "r3", "r1", "r2", "r3"],
                                   ["read", "okey_vision/data/sample_rack.jpg", "--json"]])
 def test_output_to_a_full_disk_is_one_sentence(args):
-    # issue 37: /dev/full refuses every write (no space left on device), as a redirection to a full disk does
+    # /dev/full refuses every write (no space left on device), as a redirection to a full disk does
     from pathlib import Path
 
     if args[0] == "read":

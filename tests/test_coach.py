@@ -213,7 +213,7 @@ def _sample_rack():
 
 
 def test_the_sample_advises_a_loose_tile_among_equally_good_discards():
-    # Issue 26: r5 (inside a drawn run) and b1 (loose) are equally good on
+    # r5 (inside a drawn run) and b1 (loose) are equally good on
     # the sample; a player throws the loose tile, and the reason says why.
     from okey_vision.coach import Choice, Reason
     from okey_vision.coach.text import choice_text, explain
@@ -228,10 +228,10 @@ def test_the_sample_advises_a_loose_tile_among_equally_good_discards():
     assert best.tile.name in ("b1", "k6") and best.tile in loose
     assert (second.tile.name, second.distance, second.outs) == ("r5", best.distance, best.outs)
     note = next(n for n in a.notes if n.reason is Reason.CHOICE)
-    assert note.args[2] is Choice.LOOSE
+    assert note.basis is Choice.LOOSE
     assert choice_text(a) == ("b1 and r5 are equally good: both leave you 1 tile from winning with 17 tiles that "
                               "finish; b1 is a loose tile (in no meld), so throw it.")
-    assert "mavi 1 artan bir taş (hiçbir perde değil), onu at." in explain(a, Lang.TR)  # issue 36: in words
+    assert "mavi 1 artan bir taş (hiçbir perde değil), onu at." in explain(a, Lang.TR)  # In words
     assert choice_text(a, Lang.TR) in explain(a, Lang.TR) and choice_text(a) in explain(a)
 
 
@@ -264,7 +264,7 @@ def test_among_equal_loose_tiles_the_one_the_next_player_least_wants_goes():
             assert best.tile in loose  # a loose tile before one inside a drawn meld
             seen_loose += 1
         note = next(n for n in a.notes if n.reason is Reason.CHOICE)
-        if note.args[2] in (Choice.SAFER, Choice.LOOSE_SAFER):
+        if note.basis in (Choice.SAFER, Choice.LOOSE_SAFER):
             seen_safer += 1
             mine = list(hand)
             same = [o for o in ties if (o.tile in loose) == (best.tile in loose) and o.keeps == best.keeps]

@@ -1,4 +1,4 @@
-"""The sampling lookahead (issue 14): a hand-built position where it chooses
+"""The sampling lookahead: a hand-built position where it chooses
 differently from distance-then-outs, with its reason; the same answer for
 the same position and seed; the simulator still conserves every tile with
 it on."""
@@ -12,6 +12,7 @@ from okey_vision.coach import BASIC, RULES, Reason, Rules, Table, advise
 from okey_vision.coach.lookahead import hidden_tiles, look, position_seed
 from okey_vision.coach.ranking import rank_discards
 from okey_vision.coach.text import explain
+from okey_vision.coach.why import LookaheadNote
 from okey_vision.game import CoachPolicy, GreedyPolicy, play_round
 from okey_vision.lang import Lang
 from okey_vision.memo import Memo
@@ -30,7 +31,7 @@ def test_the_lookahead_throws_what_distance_then_outs_keeps():
     assert rules.best.tile.name == "b10"  # the kept rules alone agree with distance-then-outs
     assert (new.best.tile.name, new.best.distance, new.best.outs) == ("k2", 2, 11)
     note = next(n for n in new.notes if n.reason is Reason.LOOKAHEAD)
-    other, tile, chosen, first = note.args
+    other, tile, chosen, first = note.other, note.tile, note.chosen, note.first
     assert other.tile.name == "b10" and tile.name == "k2"
     assert chosen.score > first.score and chosen.samples == LOOK.look_samples and chosen.draws == LOOK.look_draws
     assert "Throwing b10 would wait for 11 tiles" in explain(new) and "sampled deals" in explain(new)
@@ -44,10 +45,10 @@ def test_take_or_draw_by_the_lookahead():
     assert advise(hand, ind, offered=off, rules=LOOK).take  # the discard lookahead alone leaves it so
     new = advise(hand, ind, offered=off, rules=dataclasses.replace(LOOK, look_take=True))
     assert not new.take and new.why.reason is Reason.LEAVE_LOOK and new.distance == 2
-    _, took, drew = new.why.args
+    took, drew = new.why.took, new.why.drew
     assert drew.score > took.score and drew.draws == took.draws + 1  # taking spends this turn's draw
     assert explain(new).startswith("Draw from the stock: y4 keeps the hand 2 tiles from winning")
-    assert explain(new, Lang.TR).startswith("Ortadan çek: sarı 4 eli kısaltmaz")  # issue 36: the stock is ortadan
+    assert explain(new, Lang.TR).startswith("Ortadan çek: sarı 4 eli kısaltmaz")  # The stock is ortadan
 
 
 def test_the_lookahead_is_deterministic():
@@ -77,7 +78,7 @@ def test_the_lookahead_keeps_to_its_budget_and_what_is_hidden():
     # Few tiles left in the stock: the player draws about one in four of them.
     table = Table(players=4, stock_left=8)
     late = advise(HAND, IND, rules=LOOK, table=table)
-    assert all(n.args[2].draws <= 2 for n in late.notes if n.reason is Reason.LOOKAHEAD)
+    assert all(n.chosen.draws <= 2 for n in late.notes if isinstance(n, LookaheadNote))
 
 
 def test_the_simulator_conserves_tiles_with_the_lookahead():

@@ -51,11 +51,11 @@ def test_waiting_for_an_okey_discard_matches_brute_force_draws():
         got, why = wait_pays(decl.finishes, tiles, ind, [], COUNTDOWN)
         assert got == want, (tiles, ind, wins)
         if got:
-            assert why.reason is Reason.WAIT and why.args[:2] == (wins, unseen)
+            assert why.reason is Reason.WAIT and (why.wins, why.unseen) == (wins, unseen)
             assert f"{wins} of {unseen}" in said(why)
             a = advise(tiles, ind, rules=BASIC)
             assert a.wait and a.action is Action.DISCARD and a.best.tile == best.discard
-            # Issue 14 measured waiting (the bot: fewer wins, no more net points): the advice declares.
+            # Waiting was measured (the bot: fewer wins, no more net points): the advice declares.
             assert advise(tiles, ind).action is Action.DECLARE
         verdicts[got] += 1
         if verdicts[True] >= 6 and verdicts[False] >= 6:
@@ -80,7 +80,7 @@ def test_take_follows_the_distance_even_for_the_last_copy():
 @pytest.mark.parametrize("seed", [1, 2])
 def test_take_or_draw_is_the_distance_rule(seed):
     # Distance-then-outs (BASIC) takes exactly when the tile finishes or
-    # shortens the hand. Issue 14's rules take then too, and besides only a
+    # shortens the hand. The decision rules take then too, and besides only a
     # tile that keeps the distance and adds enough outs (the take-for-outs rule).
     rng = random.Random(seed)
     for _ in range(10):
@@ -129,9 +129,9 @@ def test_check_counts_parses_a_named_indicator():
 def test_decisions_match_the_recorded_old_coach(coach):
     # A quarter of benchmarks/coach_equivalence.py's cases against the
     # decisions recorded from the code before the refactor: the current
-    # coach with issue 14's rules switched off (rules=BASIC), and the baseline
+    # coach with the decision rules switched off (rules=BASIC), and the baseline
     # coach (commit b9e9903, taken from git history into .cache/) the strength
-    # benchmark seats as "today's coach"; "ties": BASIC with issue 26's choice
+    # benchmark seats as "today's coach"; "ties": BASIC with the choice
     # among equal discards, whose changes must all be ties re-ordered.
     import os
     import subprocess

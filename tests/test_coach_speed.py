@@ -17,7 +17,7 @@ from okey_vision.eval.hands import SLOW_HANDS, far_hand, pairs_hand, random_hand
 from okey_vision.memo import Memo
 from okey_vision.tiles import HAND_SIZE
 
-#: Issue 26: every advice within this much CPU time.
+#: Every advice within this much CPU time.
 BOUND_S = 0.300
 
 _CHILD = """
@@ -75,7 +75,7 @@ def test_the_pruning_bound_and_the_one_pass_choice_change_no_answer(monkeypatch)
         m.setattr(ranking, "ONE_PASS_FROM", 1)
         assert [_answers(*c) for c in cases] == want
     with monkeypatch.context() as m:
-        m.setattr(ranking, "ONE_PASS_FROM", 3)  # the choice before issue 26
+        m.setattr(ranking, "ONE_PASS_FROM", 3)  # the choice before the far hands' search was bounded
         assert [_answers(*c) for c in cases] == want
     with monkeypatch.context() as m:
         m.setattr(ranking, "ONE_PASS_FROM", 99)

@@ -1,4 +1,4 @@
-"""Issue 14's decision rules, each on a hand-built position where it must
+"""The coach's decision rules, each on a hand-built position where it must
 choose differently from distance-then-outs (``BASIC``), with its reason; the
 baseline coach (from git history) still plays legal rounds; the simulator shows only public
 knowledge of the table."""

@@ -1,4 +1,4 @@
-"""The documents a newcomer reads say what the project does (issue 25, item 6).
+"""The documents a newcomer reads say what the project does.
 
 README stays short and starts with the two commands for a fresh machine; the
 commands, benchmarks, files and library calls the documents name exist; the
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 #: Every document a newcomer is pointed to.
 DOCS = [README, ROOT / "models" / "README.md", ROOT / "datasets" / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-#: README's length bound (issue 25: "README at most 250 lines").
+#: README's length bound: a newcomer reads it whole.
 MAX_README_LINES = 250
 
 #: The two commands for a fresh machine: set up and open the app; run the tests.
@@ -176,7 +177,7 @@ def test_readme_pictures_exist():
 
 
 def test_the_turkish_word_list_is_what_the_pages_say():
-    # Issue 36: one Turkish voice; every term of docs/turkish.md is said by some Turkish sentence,
+    # One Turkish voice; every term of docs/turkish.md is said by some Turkish sentence,
     # and the game's words the issue names are in the list.
     from okey_vision.calibrate.text import SENTENCES as CALIBRATE
     from okey_vision.check.text import SENTENCES as CHECK
@@ -195,7 +196,7 @@ def test_the_turkish_word_list_is_what_the_pages_say():
 
 
 def test_every_link_of_the_readme_lies_in_the_repository():
-    # Issue 36: the rules link pointed outside the repository (../shared/...), broken in a clone.
+    # The rules link pointed outside the repository (../shared/...), broken in a clone.
     for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", readme()):
         if re.match(r"https?://", target):
             continue
@@ -203,3 +204,86 @@ def test_every_link_of_the_readme_lies_in_the_repository():
     assert "](docs/rules.md)" in readme()
     rules = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     assert "12-13-1" in rules and "13-1-2" in rules and "seven pairs" in rules
+
+
+def _architecture_figures() -> list[tuple[str, str, float]]:
+    """(what, the figure architecture.md quotes, the value the code holds), each quoted figure of a setting."""
+    from okey_vision.vision.config import CropConfig, FlagConfig, LookConfig, NormaliseConfig
+    from okey_vision.vision.live import LIVE
+
+    text = " ".join((ROOT / "docs" / "architecture.md").read_text(encoding="utf-8").split())  # lines joined
+    quoted = [  # (what, the sentence with its figures as groups, the config's values in order)
+        ("flag rule", r"`FlagConfig.flag`: below ([\d.]+) confidence, or below ([\d.]+) when the two ways up "
+                      r"differ by more than ([\d.]+) nats",
+         (FlagConfig.low_confidence, FlagConfig.doubt_confidence, FlagConfig.turn_doubt)),
+        ("look border", r"grey border \((\d+) % of the long side", (LookConfig.border * 100,)),
+        ("view tile height", r"scaled so a tile is (\d+) px tall", (NormaliseConfig.tile_height,)),
+        ("view settles", r"`NormaliseConfig.settle_angle`, (\d+) degrees; size off by more than `settle_size`, (\d+) %",
+         (NormaliseConfig.settle_angle, NormaliseConfig.settle_size * 100)),
+        ("work tile height", r"where a tile is ~(\d+) px tall \(`work_image`\)", (CropConfig.work_tile_height,)),
+        ("live look", r"newest frame every ([\d.]+) s \(`LiveConfig.check_interval`\)", (LIVE.check_interval,)),
+        ("live settle", r"still for ([\d.]+) s \(`LiveConfig.settle`\)", (LIVE.settle,)),
+    ]
+    out = []
+    for what, pattern, values in quoted:
+        m = re.search(pattern, text)
+        assert m, f"docs/architecture.md no longer quotes the {what} as /{pattern}/: quote it, or change this table"
+        out += [(what, figure, value) for figure, value in zip(m.groups(), values, strict=True)]
+    return out
+
+
+def test_the_architecture_quotes_the_configs_figures():
+    """Every setting docs/architecture.md quotes is the value the code holds."""
+    wrong = [f"{what}: quoted {figure}, the code holds {value:g}" for what, figure, value in _architecture_figures()
+             if abs(float(figure) - value) > 1e-9]
+    assert not wrong, wrong
+
+
+def test_the_figure_check_sees_a_stale_figure(monkeypatch):
+    from okey_vision.vision import config
+
+    monkeypatch.setattr(config.FlagConfig, "turn_doubt", 0.1)  # as the docs quoted it before the rule changed
+    assert any(what == "flag rule" and float(f) != v for what, f, v in _architecture_figures())
+
+
+#: The model card's length bound: the card, not its history (the training log is docs/results.md's).
+MAX_CARD_LINES = 300
+
+
+def test_the_model_card_is_a_card():
+    card = (ROOT / "models" / "README.md").read_text(encoding="utf-8")
+    assert card.count("\n") <= MAX_CARD_LINES, "models/README.md: the training log belongs in docs/results.md"
+    assert card.startswith("# Model card") and "# Training log" not in card
+    assert "# Training log" in (ROOT / "docs" / "results.md").read_text(encoding="utf-8")
+
+
+#: A citation of a tracker's item by its number: "issue", a number after it (a space, a dash, a hash or a
+#: line break and a comment's mark between them).
+CITATION = re.compile(r"\b[Ii]ssues?[\s\-#:]*\d", re.M)
+#: Where the project speaks: the package, the tests, the benchmarks, the documents, the data recipes and CI.
+SPOKEN = [ROOT / "README.md", ROOT / "app.py", ROOT / ".ci" / "run", ROOT / "pyproject.toml",
+          *(p for folder in ("okey_vision", "tests", "benchmarks", "docs", "models", "datasets")
+            for p in sorted((ROOT / folder).rglob("*")) if p.suffix in (".py", ".md", ".yaml", ".sh", ".toml")
+            and p != Path(__file__).resolve())]  # this file's probe cites on purpose
+
+
+def citations(paths: list[Path]) -> list[str]:
+    """``path:line`` of each citation of an issue by its number (no tracker in the repository to look it up)."""
+    out = []
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        out += [f"{path.relative_to(ROOT)}:{text.count(chr(10), 0, m.start()) + 1}" for m in CITATION.finditer(text)]
+    return out
+
+
+def test_no_issue_is_cited_by_its_number():
+    """Code, tests and documents say what and why, not which issue asked (a number no reader can look up)."""
+    found = citations(SPOKEN)
+    assert not found, f"say what and why instead of citing an issue number: {found}"
+
+
+def test_the_citation_check_sees_each_form(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    probe = tmp_path / "probe.py"
+    probe.write_text("# fixed in issue 24\n# (see issues\n# 11 and 37)\nx = 1  # issue-14\n# an issue, no number\n")
+    assert citations([probe]) == ["probe.py:1", "probe.py:2", "probe.py:4"]

@@ -1,4 +1,4 @@
-"""Hostile images (issue 11): every format's size read from its header before
+"""Hostile images: every format's size read from its header before
 decoding, bombs refused or decoded reduced, one clear line, input pixels kept."""
 
 from __future__ import annotations
@@ -150,7 +150,7 @@ def test_cli_read_of_a_hostile_image_is_one_line(tmp_path, name: str, data: byte
     assert out.stderr.count("\n") == 1 and out.stderr.startswith(f"okey-vision read: error: {p}: ")
 
 
-# -- issue 37: inputs bounded before they are read, the EXIF orientation applied once --------------
+# -- inputs bounded before they are read, the EXIF orientation applied once --------------
 
 def _peak_of(call) -> tuple[object, int]:
     """What ``call()`` raised (or returned) and the most memory Python held meanwhile."""

@@ -1,4 +1,4 @@
-"""Live mode (issue 13): votes per tile position, a worker that reads the newest frame."""
+"""Live mode: votes per tile position, a worker that reads the newest frame."""
 
 from __future__ import annotations
 
@@ -106,7 +106,7 @@ def test_a_failing_read_is_skipped_and_logged(caplog: pytest.LogCaptureFixture) 
     assert "live: hand after" in text and " ".join(A) in text
 
 
-# ------------------------------------- issue 26: reads only when the view changes ---
+# ------------------------------------- reads only when the view changes ---
 
 np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")

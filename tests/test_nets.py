@@ -1,4 +1,4 @@
-"""Weight files (issue 11): missing, truncated or foreign ones give one line
+"""Weight files: missing, truncated or foreign ones give one line
 naming the file and how to get a good one (exit 2), never a traceback."""
 
 from __future__ import annotations

@@ -275,7 +275,7 @@ def test_cli_solve_needs_indicator(tmp_path, capsys) -> None:
 
 
 def test_cli_read_advise_takes_the_indicator_beside_the_rack(reader: RackReader, capsys) -> None:
-    # Issue 36: without --indicator, the indicator the photo shows beside the rack (as the check takes it).
+    # Without --indicator, the indicator the photo shows beside the rack (as the check takes it).
     from okey_vision.coach import advise
     from okey_vision.coach.text import headline
     from okey_vision.synth.sample import sample_truth
@@ -296,7 +296,7 @@ def test_cli_read_advise_takes_the_indicator_beside_the_rack(reader: RackReader,
     assert not english_words(text) and not latin_tiles(text), (english_words(text), latin_tiles(text))
 
 
-# -- hostile input and shared readers (issue 11) ----------------------------------------
+# -- hostile input and shared readers ----------------------------------------
 
 def test_sixteen_bit_photo_reads_like_eight_bit(reader: RackReader) -> None:
     scene = render_scene(RACK_SEEDS[0], CLEAN_RACK)

@@ -1,4 +1,4 @@
-"""The reader on real pixels (issue 24): the shared real Okey photo read
+"""The reader on real pixels: the shared real Okey photo read
 exactly at every 15 degrees and at each framing, a rendered rack turned
 reading the same hand, real photos turned reading as they read upright."""
 

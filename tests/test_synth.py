@@ -246,7 +246,7 @@ def test_cut_upright_rect_and_turn() -> None:
 
 
 def test_a_failed_render_leaves_no_records_behind(tmp_path, monkeypatch) -> None:
-    # Issue 36: `synth` failing (a missing package) left an empty hands.jsonl behind.
+    # `synth` failing (a missing package) left an empty hands.jsonl behind.
     from okey_vision.synth import datasets
 
     def broken(*args, **kwargs):
@@ -277,7 +277,7 @@ def test_synth_without_its_extra_says_which_to_install_and_writes_nothing(tmp_pa
 
 
 def test_the_synth_extra_holds_what_the_renderer_imports() -> None:
-    # Issue 36: `synth` sent users to the torch extra; its own extra holds what it imports, and no torch.
+    # `synth` sent users to the torch extra; its own extra holds what it imports, and no torch.
     import ast
     import sys
     from pathlib import Path

@@ -1,6 +1,6 @@
 """The renderer draws the same pixels for a seed: three small scenes' digests,
 recorded from ``render_scene`` before it was split into layout, camera,
-drawing and labels (issue 25), must not move.
+drawing and labels, must not move.
 
 A digest covers the image, the label mask and every label. Should an OpenCV
 or numpy upgrade change a pixel, this fails too: check that the change is the

@@ -1,5 +1,5 @@
 """The coach's sentences in English and Turkish stay in step; the app's texts exist in both;
-the headline is the advice's action in the app, the command line and the JSON (issue 36)."""
+the headline is the advice's action in the app, the command line and the JSON."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def test_language_choice() -> None:
     assert Lang.pick("TR") is Lang.TR and Lang.pick("en", "tr-TR") is Lang.EN
     assert Lang.pick(None, "en-US,tr;q=0.5") is Lang.EN and Lang.pick(None, "tr,en;q=0.5") is Lang.TR
     assert Lang.pick("xx", None) is Lang.EN
-    assert t("okey_is", Lang.TR, okey="r4") == "okey kırmızı 4"  # issue 26: tiles in words in Turkish
+    assert t("okey_is", Lang.TR, okey="r4") == "okey kırmızı 4"  # Tiles in words in Turkish
     assert t("okey_is", Lang.EN, okey="r4") == "okey r4"
 
 
@@ -87,11 +87,31 @@ def test_the_advice_explains_itself_in_both_languages(hand, ind, offered, en, tr
 
 
 def test_every_reason_has_its_sentence() -> None:
-    from okey_vision.coach import Reason
+    import dataclasses
 
-    # The coach returns a Reason with its values; this table says each one
-    # (a reason without a sentence would fail here, not on a player's screen).
-    assert set(text.REASONS) == set(Reason)
+    from okey_vision.coach import Reason, rank_discards, reading
+    from okey_vision.coach import why as w
+    from okey_vision.coach.lookahead import LookScore
+    from okey_vision.scoring import COUNTDOWN
+    from okey_vision.solver import declare
+    from okey_vision.tiles import parse_tile
+
+    # The coach returns one typed reason a kind; each is said in both languages
+    # (a reason without its sentence would fail here, not on a player's screen).
+    assert set(w.KINDS) == set(Reason) and all(kind.reason is r for r, kind in w.KINDS.items())
+    hand = "r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k3 k4 y13"
+    option, tile = rank_discards(hand, "b2")[0], parse_tile("k9")
+    look = LookScore(tile, 0.5, 20, 40, 3, 1)
+    sample = {"Finish": declare(hand, "b2").best, "Scheme": COUNTDOWN, "int": 3, "bool": False, "Tile": tile,
+              "DiscardOption": option, "tuple[DiscardOption, ...]": (option,), "tuple[Tile, ...]": (tile,),
+              "Reading": reading(hand[:-4], "b2"), "LookScore": look, "Choice": w.Choice.LOOSE}
+    seen = set()
+    for kind in w.KINDS.values():
+        why = kind(*(sample[f.type] for f in dataclasses.fields(kind)))
+        en, tr = text.said(why), text.said(why, Lang.TR)
+        assert en.endswith(".") and tr.endswith(".") and en != tr
+        seen.add(en)
+    assert len(seen) == len(w.KINDS)  # each kind its own sentence
 
 
 def test_one_language_type_serves_the_app_the_coach_and_the_command_line(capsys) -> None:
@@ -107,7 +127,7 @@ def test_one_language_type_serves_the_app_the_coach_and_the_command_line(capsys)
     assert "Neden: Ortadan çek:" in out and "Yerden çek" not in out
 
 
-# ------------------------------------------------ issue 36: one headline ---
+# ------------------------------------------------ one headline ---
 
 #: A hand for every action and reason a headline says: (hand, indicator, offered, action).
 EVERY_ACTION = [

@@ -75,14 +75,14 @@ def test_ship_takes_the_last_epoch_not_the_val_best(tmp_path, monkeypatch) -> No
     pytest.importorskip("ultralytics")
     import ultralytics.utils.torch_utils as tu
 
-    wdir = tmp_path / "runs" / "obb" / "weights"
+    wdir = tmp_path / "runs" / "detector" / "weights"
     wdir.mkdir(parents=True)
     (wdir / "best.pt").write_bytes(b"best")
     (wdir / "last.pt").write_bytes(b"last")
     monkeypatch.setattr(paths, "RUNS", tmp_path / "runs")
     monkeypatch.setattr(paths, "MODELS", tmp_path / "models")
     monkeypatch.setattr(tu, "strip_optimizer", lambda path: None)
-    shipped = export.ship("obb", logging.getLogger("test"))
-    assert shipped == tmp_path / "models" / "obb.pt" and shipped.read_bytes() == b"last"
+    shipped = export.ship("detector", logging.getLogger("test"))
+    assert shipped == tmp_path / "models" / "detector.pt" and shipped.read_bytes() == b"last"
     (wdir / "last.pt").unlink()
-    assert export.ship("obb", logging.getLogger("test")).read_bytes() == b"best"
+    assert export.ship("detector", logging.getLogger("test")).read_bytes() == b"best"

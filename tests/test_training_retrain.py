@@ -9,17 +9,37 @@ from pathlib import Path
 import pytest
 
 from okey_vision.cli import train as cli
-from okey_vision.training import paths, retrain, runs
+from okey_vision.training import paths, recipes, retrain, runs
 
 SHIPPED = sorted(p.name for p in (Path(__file__).resolve().parents[1] / "models").glob("*.onnx"))
 STAGES = [s for lane in retrain.PLAN for s in lane] + list(retrain.FINISH)
 
 
-@pytest.mark.parametrize("stage", [s for s in STAGES if not s.move], ids=lambda s: s.name)
+@pytest.mark.parametrize("stage", STAGES, ids=lambda s: s.name)
 def test_every_stage_is_a_valid_train_command(stage: retrain.Stage) -> None:
     """The train command's own parser accepts each stage's arguments."""
     args = cli.build_parser().parse_args(retrain.stage_command(stage, restart=True))
-    assert args.model[0] in {*runs.RECIPES, "export"}
+    assert args.model[0] in {*recipes.RECIPES, "export"}
+
+
+@pytest.mark.parametrize("model", sorted(recipes.RECIPES))
+def test_a_plain_train_command_runs_the_retrain_recipe(model: str) -> None:
+    """``train <model>`` with no option trains exactly what the retrain's stage trains: one source."""
+    stage = next(s for s in STAGES if s.argv[0] == model and "--detected" not in s.argv)
+    plain = cli.with_recipe(model, cli.build_parser().parse_args([model]))
+    staged = cli.with_recipe(model, cli.build_parser().parse_args(list(stage.argv)))
+    def data_options(args):  # the schedule's values are compared as the recipe they make
+        return {k: v for k, v in vars(args).items() if k not in runs.OVERRIDES}
+
+    assert data_options(plain) == data_options(staged)
+    assert runs.recipe(model, plain) == runs.recipe(model, staged) == recipes.RECIPES[model]
+
+
+def test_an_option_given_overrides_the_recipe_and_its_flags() -> None:
+    given = cli.build_parser().parse_args(["number", "--geometry", "box", "--epochs", "3"])
+    args = cli.with_recipe("number", given)
+    assert args.geometry == "box" and args.rect  # given wins; the recipe's other flags stay
+    assert runs.recipe("number", args).epochs == 3 and recipes.RECIPES["number"].epochs == 12
 
 
 def test_no_stage_starts_from_weights_the_plan_did_not_make() -> None:
@@ -30,9 +50,7 @@ def test_no_stage_starts_from_weights_the_plan_did_not_make() -> None:
             if "--init" in s.argv:
                 init = s.argv[s.argv.index("--init") + 1]
                 assert Path(init).stem in made, s.name
-            if s.move:
-                made.add(s.move[1])
-            elif s.argv[0] != "export":
+            if s.argv[0] != "export":
                 made.add(s.argv[0])
 
 
@@ -71,8 +89,9 @@ def test_the_plan_rebuilds_every_shipped_model(sandbox: Path) -> None:
     assert retrain.retrain(runner=fake, log=logging.getLogger("test"))
     assert sorted(p.name for p in sandbox.glob("*.onnx")) == SHIPPED
     # the strip detector was fine-tuned from the upright detector, not from the oriented one
-    assert "--strips" in (sandbox / "detector_strip.pt").read_text()
-    assert (sandbox / "detector.pt").read_text().startswith("obb ")
+    strip = (sandbox / "detector_strip.pt").read_text()
+    assert "--strips" in strip and "--init models/detector_axis.pt" in strip
+    assert "--init models/detector.pt" in (sandbox / "detector_view.pt").read_text()
     assert all("--restart" in c for c in fake.calls if c[0] != "export")
 
 
@@ -81,12 +100,12 @@ def test_a_rerun_skips_finished_stages_and_resumes_the_failed_one(sandbox: Path)
     log = logging.getLogger("test")
     first = FakeTrainer(sandbox, fail="color")
     assert not retrain.retrain(runner=first, log=log)
-    assert sorted(c[0] for c in first.calls) == ["color", "number", "obb"]
+    assert sorted(c[0] for c in first.calls) == ["color", "detector", "number"]
     second = FakeTrainer(sandbox)
     assert retrain.retrain(runner=second, log=log)
     trained = [c[0] for c in second.calls if c[0] != "export"]
-    # the oriented detector's stage finished: not run again (the view detector's obb stage is a later one)
-    assert not any(c[0] == "obb" and "--views" not in c for c in second.calls) and trained[0] == "color"
+    # the oriented detector's stage finished: not run again
+    assert not any(c[0] == "detector" for c in second.calls) and trained[0] == "color"
     assert "--restart" not in second.calls[0]
     assert sorted(p.name for p in sandbox.glob("*.onnx")) == SHIPPED
 
@@ -96,9 +115,9 @@ def test_one_lane_alone_runs_no_finishing_stage(sandbox: Path) -> None:
     log = logging.getLogger("test")
     lane = FakeTrainer(sandbox)
     assert retrain.retrain(runner=lane, log=log, lanes=[1])
-    assert [c[0] for c in lane.calls] == [s.argv[0] for s in retrain.PLAN[1] if not s.move]
+    assert [c[0] for c in lane.calls] == [s.argv[0] for s in retrain.PLAN[1]]
     assert not list(sandbox.glob("*.onnx"))
     rest = FakeTrainer(sandbox)
     assert retrain.retrain(runner=rest, log=log)
-    assert rest.calls[0][0] == "obb"
+    assert rest.calls[0][0] == "detector"
     assert sorted(p.name for p in sandbox.glob("*.onnx")) == SHIPPED

@@ -13,15 +13,16 @@ import pytest
 
 from okey_vision.cli import train as cli
 from okey_vision.training import paths, runs
+from okey_vision.training.recipes import RECIPES
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_options_override_the_recipe() -> None:
-    args = cli.build_parser().parse_args(["number", "--epochs", "3", "--lr0", "0.0003"])
+    args = cli.with_recipe("number", cli.build_parser().parse_args(["number", "--epochs", "3", "--lr0", "0.0003"]))
     r = runs.recipe("number", args)
-    assert (r["epochs"], r["lr0"], r["imgsz"]) == (3, 0.0003, runs.RECIPES["number"]["imgsz"])
-    assert runs.RECIPES["number"]["epochs"] != 3  # the default recipe is left as it was
+    assert (r.epochs, r.lr0, r.imgsz) == (3, 0.0003, RECIPES["number"].imgsz)
+    assert RECIPES["number"].epochs != 3  # the default recipe is left as it was
 
 
 @pytest.mark.parametrize("init", ["models/number.onnx", "shipped"])
@@ -54,12 +55,13 @@ def test_the_command_line_runs_as_a_module() -> None:
     out = subprocess.run([sys.executable, "-m", "okey_vision.training", "--help"], cwd=ROOT,
                          capture_output=True, text=True, timeout=120, check=False)
     assert out.returncode == 0, out.stderr
-    assert "{color,detector,number,obb,export,mix}" in out.stdout and "--init INIT" in out.stdout
+    assert ("{color,detector,detector_axis,detector_strip,detector_view,number,export,mix}" in out.stdout
+            and "--init INIT" in out.stdout)
     plan = subprocess.run([sys.executable, "-m", "okey_vision.training.retrain", "--dry-run"], cwd=ROOT,
                           capture_output=True, text=True, timeout=120, check=False)
     assert plan.returncode == 0, plan.stderr
     commands = [line.split()[3:] for line in plan.stdout.splitlines()
                 if line.startswith("python -m okey_vision.training ")]
-    assert len(commands) == 9  # 5 trainings, the view detector, 2 exports, the detected-crop number run
+    assert len(commands) == 9  # 6 models' recipes, 2 exports, the detected-crop number run
     for argv in commands:
         cli.build_parser().parse_args(argv)

@@ -279,7 +279,7 @@ def test_sample_truth_matches_a_fresh_render():
 
 
 def test_take_or_draw_for_fourteen_tiles():
-    # Issue 36: the offered tile is part of the analysis, so its headline is the advice's action.
+    # The offered tile is part of the analysis, so its headline is the advice's action.
     hand = "r1 r2 r3 r4 y5 y6 y7 b9 b10 b11 k1 k2 k3 y13"
     take, draw = analyse(hand, "b2", offered="k4"), analyse(hand, "b2", offered="r9")
     assert take.advice.action.value == "take" and take.headline() == "Take k4: it finishes the hand."
@@ -326,7 +326,7 @@ def test_a_tap_finds_the_tile_under_it():
     assert read_at([], 5, 5) is None
 
 
-# ------------------------------------------- issue 26: the move on the image ---
+# ------------------------------------------- the move on the image ---
 
 def rendered_reads(seed: int = 54):
     """A clean rendered rack (the app tests' rack, or another seed), its reads
@@ -405,7 +405,7 @@ def test_the_move_is_drawn_on_the_zoomed_photo_and_an_okey_finish_in_gold():
         assert abs(ys.mean() - (y1 + y2) / 2) < (y2 - y1) / 3
 
 
-# ------------------------------------------ issue 26: tap targets and labels ---
+# ------------------------------------------ tap targets and labels ---
 
 @pytest.mark.parametrize("seed", [54, 26, 304, 7, 11])
 def test_the_zoomed_photo_gives_every_tile_40_px_on_a_phone(seed):

@@ -1,4 +1,4 @@
-"""The app's side of learning the player's tile set (issue 28), without
+"""The app's side of learning the player's tile set, without
 Streamlit: which of the photo's tiles the player has confirmed or corrected
 (or typed for the photo), and keeping them as labelled crops.
 

@@ -29,6 +29,7 @@ from okey_vision.scoring import (
     PENALTY,
     START,
     FinishKind,
+    Scheme,
     check_scheme,
     finish_points,
     game_over,
@@ -67,11 +68,11 @@ class ScoreTable:
     """Players, the scheme and the rounds played; every method returns a new table."""
 
     players: list[str]
-    scheme: str = COUNTDOWN
+    scheme: Scheme = COUNTDOWN
     rounds: tuple[Round, ...] = field(default=())
 
     def __post_init__(self) -> None:
-        check_scheme(self.scheme)
+        object.__setattr__(self, "scheme", check_scheme(self.scheme))  # a scheme's name ("penalty") too
         names = [str(p).strip() for p in self.players]
         if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
             raise OkeyError(f"Okey is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(names)}")

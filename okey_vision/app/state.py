@@ -36,7 +36,7 @@ from okey_vision.app.round import LiveRound
 from okey_vision.app.scores import ScoreTable
 from okey_vision.report.analysis import Session
 from okey_vision.report.labels import Lang
-from okey_vision.scoring import COUNTDOWN
+from okey_vision.scoring import COUNTDOWN, Scheme
 from okey_vision.tiles import Tile, parse_tile
 
 if TYPE_CHECKING:  # numpy and the reader's types load only with a photo
@@ -149,7 +149,7 @@ class Overlay:
 
 @dataclass(frozen=True, eq=False)
 class Checks:
-    """The organiser's page (issue 27): what the uploaded photos gave, and
+    """The organiser's page: what the uploaded photos gave, and
     what they were checked with (their bytes' hashes, the indicator chosen,
     the scheme), so a rerun shows them again without reading them again."""
 
@@ -194,8 +194,8 @@ class AppState:
     #: Why the last tiles typed as seen were refused ('' when they were not).
     seen_error: str = ""
     #: The scoring scheme; one the player picked under a running table, until confirmed.
-    scheme: str = COUNTDOWN
-    scheme_pending: str | None = None
+    scheme: Scheme = COUNTDOWN
+    scheme_pending: Scheme | None = None
     #: The score table (None until started).
     scores: ScoreTable | None = None
     #: This player's search caches and last analyses.
@@ -207,7 +207,7 @@ class AppState:
     #: The check page's photos and verdicts (None until photos are checked there).
     checks: Checks | None = None
     #: The player lets the app keep their confirmed and corrected tiles to
-    #: learn their set (issue 28; off until they switch it on).
+    #: learn their set (off until they switch it on).
     learning: bool = False
     #: The hand the player typed for this photo (tile names, rack order), until it is kept.
     typed: tuple[str, ...] | None = None

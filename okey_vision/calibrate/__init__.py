@@ -1,4 +1,4 @@
-"""Learning the player's own tile set from their corrections (issue 28).
+"""Learning the player's own tile set from their corrections.
 
 - :mod:`~okey_vision.calibrate.align`: the tiles a player gives for a photo,
   in rack order, aligned with the photo's reads as a diff aligns lines;

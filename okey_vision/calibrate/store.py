@@ -48,7 +48,8 @@ from okey_vision.errors import FileError, OkeyError
 from okey_vision.files import Pending, sync_folder
 from okey_vision.tiles import parse_tile
 from okey_vision.vision.calibration import data_dir
-from okey_vision.vision.crops import CROP_SIZE, UPRIGHT_MARGIN, upright_crop
+from okey_vision.vision.config import CropConfig
+from okey_vision.vision.crops import CROP_SIZE, upright_crop
 
 #: The index of the stored crops, one JSON object a line.
 INDEX = "corrections.jsonl"
@@ -84,7 +85,7 @@ def photo_hash(data: bytes) -> str:
 def crop_of(image: np.ndarray, quad: Sequence[Sequence[float]]) -> np.ndarray:
     """The tile with corners ``quad`` (TL, TR, BR, BL as it stands, ``image`` px)
     cut upright as the classifiers read it (64 px, the classifiers' margin)."""
-    return upright_crop(image, np.asarray(quad, np.float64), CROP_SIZE, margin=UPRIGHT_MARGIN)
+    return upright_crop(image, np.asarray(quad, np.float64), CROP_SIZE, margin=CropConfig.upright_margin)
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from okey_vision.check.verdict import CheckError, Source, Verdict, judge
 from okey_vision.errors import OkeyError, clip, os_reason, printable
-from okey_vision.scoring import COUNTDOWN
+from okey_vision.scoring import COUNTDOWN, Scheme, check_scheme
 from okey_vision.tiles import Tile, parse_tile
 from okey_vision.vision.reads import TileRead
 
@@ -155,13 +155,14 @@ def sidecar_indicator(photo: Path) -> Tile | None:
         raise bad from None
 
 
-def check(job: Job, read: Read, scheme: str = COUNTDOWN, figure: Figure | None = None,
+def check(job: Job, read: Read, scheme: Scheme | str = COUNTDOWN, figure: Figure | None = None,
           app: bool = False) -> Checked:
     """One photo: decoded, read, judged (and drawn with ``figure``); every
     failure is the verdict's error."""
     from okey_vision.vision.io import decode_image, load_photo
 
     t0 = time.perf_counter()
+    scheme = check_scheme(scheme)
     if job.failure is not None:
         return Checked(Verdict(job.name, scheme=scheme, failure=job.failure))
     try:
@@ -187,7 +188,7 @@ def workers_for(jobs: int) -> int:
     return max(1, min(jobs, os.cpu_count() or 1))
 
 
-def check_all(jobs: Sequence[Job], read: Read | None = None, scheme: str = COUNTDOWN,
+def check_all(jobs: Sequence[Job], read: Read | None = None, scheme: Scheme | str = COUNTDOWN,
               figure: Figure | None = None, workers: int | None = None, app: bool = False) -> Iterator[Checked]:
     """Every job checked, yielded in the order given as soon as it and those
     before it are done; photos are decoded, read and drawn in parallel

@@ -32,7 +32,7 @@ from okey_vision.coach import distance as coach_distance
 from okey_vision.coach.text import distance_text, finish_headline
 from okey_vision.errors import OkeyError, clip
 from okey_vision.lang import Lang, count, tiles_words
-from okey_vision.scoring import COUNTDOWN
+from okey_vision.scoring import COUNTDOWN, Scheme, check_scheme
 from okey_vision.solver import Arrangement, Declaration, Finish, arrange, declare
 from okey_vision.tiles import HAND_SIZE, MAX_HAND, Hand, Tile, okey_of, parse_tile
 from okey_vision.vision.reads import APART, TileRead, hand_from_reads, indicator_read, rack_order
@@ -83,7 +83,7 @@ class Verdict:
     shown: Tile | None = None
     #: That tile's read (its box and confidence), when the photo shows one.
     shown_read: TileRead | None = None
-    scheme: str = COUNTDOWN
+    scheme: Scheme = COUNTDOWN
     declaration: Declaration | None = None
     arrangement: Arrangement | None = None
     distance: int | None = None
@@ -207,7 +207,7 @@ def leftover(arrangement: Arrangement) -> tuple[str, list[Tile]]:
 
 
 def judge(reads: Sequence[TileRead], photo: str, indicator: Tile | str | None = None,
-          source: Source = Source.SIDECAR, scheme: str = COUNTDOWN, size: tuple[int, int] = (0, 0),
+          source: Source = Source.SIDECAR, scheme: Scheme | str = COUNTDOWN, size: tuple[int, int] = (0, 0),
           app: bool = False, fallback: Tile | str | None = None) -> Verdict:
     """The verdict of a photo's reads. Its indicator: ``indicator``, the
     photo's own given beside it (``source``: its sidecar file); else the
@@ -216,6 +216,7 @@ def judge(reads: Sequence[TileRead], photo: str, indicator: Tile | str | None = 
     (never one that shows its own). Errors (no tiles, no indicator, a hand
     that breaks the tile set) make a verdict with its ``failure``, never an
     exception. ``app``: the no-indicator error says so as the page would."""
+    scheme = check_scheme(scheme)
     reads = tuple(rack_order(reads))
     seen = indicator_read([r for r in reads if r.row == APART])
     shown = seen.tile if seen is not None else None

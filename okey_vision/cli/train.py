@@ -10,7 +10,12 @@ copies the stripped last weights into ``models/<model>.pt``.
     okey-vision train detector --epochs 12
     okey-vision train number --epochs 15
     okey-vision train color --epochs 8
-    okey-vision train obb --views 2000 --recipe synth-closeup.yaml --init models/detector.onnx
+    okey-vision train detector_view --init models/detector.onnx
+
+Each model carries the reader's name (``models/<model>.onnx``) and trains by
+its recipe (:mod:`okey_vision.training.recipes`: data, schedule, start and
+data options, the same the from-scratch retrain runs); an option given here
+overrides the recipe's.
 
 (``python -m okey_vision.training ...`` is the same command.)
 
@@ -30,17 +35,18 @@ import sys
 from collections.abc import Sequence
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(given_only: bool = True) -> argparse.ArgumentParser:
     """The command line's parser as ``python -m okey_vision.training`` (also
-    checks :mod:`okey_vision.training.retrain`'s plan)."""
+    checks :mod:`okey_vision.training.retrain`'s plan); ``given_only``: the
+    options left out are absent from its answer (the recipe's then hold)."""
     p = argparse.ArgumentParser(prog="python -m okey_vision.training")
-    add_arguments(p)
+    add_arguments(p, given_only)
     return p
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The ``train`` subcommand's models and options."""
-    from okey_vision.training.runs import RECIPES  # plain data: no torch or ultralytics loads here
+def add_arguments(p: argparse.ArgumentParser, given_only: bool = True) -> None:
+    """The ``train`` subcommand's models and options (``given_only``: see :func:`build_parser`)."""
+    from okey_vision.training.recipes import RECIPES  # plain data: no torch or ultralytics loads here
 
     p.description = (__doc__ or "").split("\n\n")[0]
     p.formatter_class = argparse.RawDescriptionHelpFormatter
@@ -52,10 +58,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_crop_options(p)
     add_run_options(p)
     add_export_options(p)
+    if given_only:
+        # an option left out must not hide the recipe's own flag (run() fills the defaults per model)
+        for action in p._actions:
+            if action.option_strings and action.dest != "help":
+                action.default = argparse.SUPPRESS
 
 
 def add_recipe_options(p: argparse.ArgumentParser) -> None:
-    """Options that override a model's recipe (``runs.RECIPES``)."""
+    """Options that override a model's recipe (``training.recipes.RECIPES``)."""
     g = p.add_argument_group("recipe (overrides the model's default)")
     g.add_argument("--epochs", type=int)
     g.add_argument("--count", type=int, help="synthetic images to render")
@@ -73,23 +84,20 @@ def add_detector_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--real-photos", type=int, default=1,
                    help="detectors: the real training photos count this many times among the renders")
     g.add_argument("--strips", type=int, default=0,
-                   help="detector: also train on the rectified row strips of this many scenes "
+                   help="detector_strip: train on the rectified row strips of this many scenes "
                         "(the reader's second pass, okey_vision.vision.rectify)")
     g.add_argument("--strips-seed", dest="strips_seed", type=int, default=3600)
     g.add_argument("--fliplr", type=float, default=0.0,
-                   help="obb: mirror this share of the training images left to right (the reader "
+                   help="detector: mirror this share of the training images left to right (the reader "
                         "also reads the photo mirrored: FLIP_FUSE)")
-    g.add_argument("--views", type=int, default=0,
-                   help="obb: train on the reader's normalised views (okey_vision.training.views) "
-                        "of this many scenes of --recipe (default synth-closeup.yaml) and of the real "
-                        "training photos turned, cut in 416 px crops (imgsz 416, view augmentation)")
     g.add_argument("--view-turns", dest="view_turns", type=int, default=6,
-                   help="obb --views: views of each real training photo, each turned by a random "
-                        "angle (each crop --real-photos times)")
+                   help="detector_view (trained on the reader's normalised views, okey_vision.training.views, "
+                        "of --count scenes of --recipe and of the real training photos): views of each real "
+                        "training photo, each turned by a random angle (each crop --real-photos times)")
 
 
 def add_crop_options(p: argparse.ArgumentParser) -> None:
-    """The classifiers' data options (and ``--recipe``, shared with obb)."""
+    """The classifiers' data options (and ``--recipe``, shared with the oriented detectors)."""
     g = p.add_argument_group("classifier crops")
     g.add_argument("--real-repeat", type=int, default=3,
                    help="classifiers: repeat the real training crops this many times")
@@ -108,7 +116,8 @@ def add_crop_options(p: argparse.ArgumentParser) -> None:
                    help="classifiers: add crops cut from the *refined* corners of the oriented "
                         "detections of this many scenes of datasets/synth-detected.yaml")
     g.add_argument("--refined-seed", dest="refined_seed", type=int, default=3200)
-    g.add_argument("--recipe", help="obb: another recipe in datasets/ (default synth-obb.yaml); "
+    g.add_argument("--recipe", help="detector: another recipe in datasets/ (default synth-obb.yaml; "
+                                    "detector_view: synth-closeup.yaml); "
                                     "number/color with --geometry upright: another crop recipe "
                                     "(default synth-upright.yaml)")
     g.add_argument("--jitter", type=float,
@@ -149,18 +158,32 @@ def add_export_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--mix-out", help="mix: where to write the mixed checkpoint (e.g. models/number.pt)")
 
 
+def with_recipe(model: str, given: argparse.Namespace) -> argparse.Namespace:
+    """The options of one ``model``'s run: those given, else its recipe's flags, else the defaults."""
+    from okey_vision.training.recipes import RECIPES
+
+    r = RECIPES.get(model)
+    flags = (*r.flags, *(("--init", r.init) if r.init else ())) if r else ()  # a fine-tune's start too
+    args = build_parser(given_only=False).parse_args([model, *flags])
+    for key, value in vars(given).items():
+        if key != "model" and hasattr(args, key):
+            setattr(args, key, value)
+    return args
+
+
 def run(args: argparse.Namespace) -> int:
     """Each named model or command in turn."""
     from okey_vision.training.export import export_onnx, mix_weights
     from okey_vision.training.runs import train
 
     for m in args.model:
+        margs = with_recipe(m, args)
         if m == "mix":
-            print(mix_weights(args.mix_old, args.mix_new, args.mix_weight, args.mix_out))
+            print(mix_weights(margs.mix_old, margs.mix_new, margs.mix_weight, margs.mix_out))
         elif m == "export":
-            export_onnx(stems=tuple(x for x in args.onnx.split(",") if x), folder=args.models)
+            export_onnx(stems=tuple(x for x in margs.onnx.split(",") if x), folder=margs.models)
         else:
-            train(m, args)
+            train(m, margs)
     return 0
 
 

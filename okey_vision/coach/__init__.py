@@ -15,9 +15,10 @@ module, each using only the public names of the others:
 - :mod:`~okey_vision.coach.strategy`: what a player knows of the table
   (:class:`Table`) and the decision rules past distance-then-outs
   (:class:`Rules`: :data:`RULES` kept, :data:`BASIC` off);
+- :mod:`~okey_vision.coach.why`: the reasons as typed data (:data:`Why`:
+  one frozen dataclass a :class:`Reason`, with the values it rests on);
 - :mod:`~okey_vision.coach.advice`: the advice (declare, discard, take or
-  draw, whether waiting pays), with :class:`Action` and its reasons as data
-  (:class:`Why`: a :class:`Reason` and its values);
+  draw, whether waiting pays), with :class:`Action` and its reason;
 - :mod:`~okey_vision.coach.text`: every sentence shown to a player (it
   imports the advice; the advice never imports it).
 
@@ -34,9 +35,6 @@ from okey_vision.coach.advice import (
     OPPONENT_FINISH_RATE,
     Action,
     Advice,
-    Choice,
-    Reason,
-    Why,
     advise,
     holds_indicator_twin,
     take_offered,
@@ -47,6 +45,7 @@ from okey_vision.coach.ranking import DiscardOption, best_discard, rank_discards
 from okey_vision.coach.reading import Reading, distance, reading
 from okey_vision.coach.strategy import BASIC, RULES, Rules, Table
 from okey_vision.coach.templates import UNREACHABLE
+from okey_vision.coach.why import Choice, Reason, Why
 from okey_vision.memo import Memo
 from okey_vision.tiles import HAND_SIZE as FINISHED  # the old name, kept for callers
 

@@ -21,9 +21,26 @@ from okey_vision.coach.ranking import DiscardOption, discard_options, rank_key
 from okey_vision.coach.reading import HandInput, Reading, distance_after_discard, read, without
 from okey_vision.coach.strategy import RULES, Rules, Table, danger, outs_worth_taking, unseen
 from okey_vision.coach.templates import TemplateSearch
+from okey_vision.coach.why import (
+    Choice,
+    ChoiceNote,
+    DeclareWhy,
+    DiscardWhy,
+    DrawWhy,
+    KeepBackNote,
+    LeaveLookWhy,
+    LeaveWhy,
+    LookaheadNote,
+    TakeLookWhy,
+    TakeOutsWhy,
+    TakeWhy,
+    WaitsForNote,
+    WaitWhy,
+    Why,
+)
 from okey_vision.errors import HandError, HandSizeError, clip
 from okey_vision.memo import Memo, owned
-from okey_vision.scoring import COUNTDOWN, check_scheme
+from okey_vision.scoring import COUNTDOWN, Scheme, check_scheme
 from okey_vision.solver import Declaration, Finish, arrange, declare
 from okey_vision.tiles import (
     HAND_SIZE,
@@ -51,48 +68,6 @@ class Action(str, Enum):
     TAKE = "take"
 
 
-class Reason(Enum):
-    """Why the advice says what it does: the main reason, or a note after it.
-    Each reason's :attr:`Why.args` are listed beside it."""
-
-    DECLARE = "declare"          # (finish: Finish, scheme: str)
-    WAIT = "wait"                # (wins: int, unseen: int, later: int, now: int)
-    DISCARD = "discard"          # (best: DiscardOption, ties: tuple[DiscardOption, ...])
-    DRAW = "draw"                # (now: Reading,)
-    TAKE = "take"                # (offered: Tile, now: Reading, finishes: bool)
-    LEAVE = "leave"              # (offered: Tile, now: Reading)
-    TAKE_OUTS = "take_outs"      # (offered: Tile, throw: Tile, now: Reading, after: DiscardOption)
-    TAKE_LOOK = "take_look"      # (offered: Tile, throw: Tile, took: LookScore, drew: LookScore)
-    LEAVE_LOOK = "leave_look"    # (offered: Tile, took: LookScore, drew: LookScore)
-    # notes, said after the main reason
-    WAITS_FOR = "waits_for"      # (out_tiles: tuple[Tile, ...], outs: int)
-    KEEP_BACK = "keep_back"      # (kept: Tile, thrown: Tile)
-    CHOICE = "choice"            # (best: DiscardOption, ties: tuple[DiscardOption, ...], basis: Choice)
-    LOOKAHEAD = "lookahead"      # (other: DiscardOption, tile: Tile, chosen: LookScore, first: LookScore)
-
-
-class Choice(str, Enum):
-    """Why the first of equally good discards (the same distance and outs)
-    comes first: the tie-break that set it before the next one."""
-
-    LOOSE = "loose"              # a loose tile (in no drawn meld) before a tile inside one
-    LOOSE_SAFER = "loose_safer"  # ... and, of the loose tiles, the one the next player least likely wants
-    SAFER = "safer"              # the one the next player least likely wants
-    KEEPS = "keeps"              # the one that keeps the most tiles in melds
-    CHANCES = "chances"          # the one whose loose tiles keep the most chances to join a meld
-    OKEY = "okey"                # not the okey: it is wild
-    ANY = "any"                  # nothing tells them apart
-
-
-@dataclass(frozen=True)
-class Why:
-    """A reason and the values it rests on, plain data: each surface's text
-    module says it in its own words and language."""
-
-    reason: Reason
-    args: tuple = ()
-
-
 @dataclass(frozen=True)
 class Advice:
     """What to do with a hand: declare, which tile to discard, or whether to
@@ -113,7 +88,7 @@ class Advice:
     outs: int = 0
     out_tiles: tuple[Tile, ...] = ()
     indicator_twin: bool = False
-    scheme: str = COUNTDOWN
+    scheme: Scheme = COUNTDOWN
     notes: tuple[Why, ...] = ()       # more reasons in player words (the tiles waited for, ...)
 
     @property
@@ -126,7 +101,7 @@ class Advice:
         """The recommended discard (first ranked), if the hand has 15 tiles."""
         return self.discards[0] if self.discards else None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary of the data (no words: the surfaces add the
         reason, e.g. :func:`okey_vision.coach.text.advice_dict`); ``discards``
         is the ranked list."""
@@ -165,7 +140,7 @@ OPPONENT_FINISH_RATE = 0.08
 
 
 def wait_pays(finishes: Sequence[Finish], tiles: Sequence[Tile], indicator: Tile, seen: Sequence[Tile],
-              scheme: str, memo: Memo | None = None) -> tuple[bool, Why | None]:
+              scheme: Scheme, memo: Memo | None = None) -> tuple[bool, WaitWhy | None]:
     """Whether a finished hand should wait one turn for a richer finish
     (throwing an okey to finish doubles the score): waiting pays when the
     chance to draw a tile that frees the okey, times the doubled points,
@@ -195,12 +170,12 @@ def wait_pays(finishes: Sequence[Finish], tiles: Sequence[Tile], indicator: Tile
     later = 2 * now
     q = OPPONENT_FINISH_RATE
     if p * later + (1 - p) * (1 - q) * now > now:
-        return True, Why(Reason.WAIT, (wins, unseen, later, now))
+        return True, WaitWhy(wins, unseen, later, now)
     return False, None
 
 
 def advise(hand: HandInput, indicator: Tile | str | None = None, seen: str | Iterable[TileLike] = (),
-           offered: Tile | str | None = None, scheme: str = COUNTDOWN, with_outs: bool = True,
+           offered: Tile | str | None = None, scheme: Scheme | str = COUNTDOWN, with_outs: bool = True,
            memo: Memo | None = None, only_best: bool = False, table: Table | None = None,
            rules: Rules = RULES, declaration: Declaration | None = None) -> Advice:
     """Advice for a hand: 15 tiles -> declare or which discard (ranked);
@@ -222,7 +197,7 @@ def advise(hand: HandInput, indicator: Tile | str | None = None, seen: str | Ite
     or ``BASIC`` for distance-then-outs alone)."""
     h = Hand.of(hand, indicator, seen)
     tiles, ind, gone = list(h.tiles), h.indicator, list(h.seen)
-    check_scheme(scheme)
+    scheme = check_scheme(scheme)
     off = None
     if offered is not None:
         off = parse_tile(offered)
@@ -245,7 +220,7 @@ def advise(hand: HandInput, indicator: Tile | str | None = None, seen: str | Ite
     raise HandSizeError(f"advice needs {need}; got {len(tiles)} tiles: {format_hand(tiles)[:80]!r}")
 
 
-def _declared(hand: Hand, scheme: str, memo: Memo, given: Declaration | None) -> Declaration:
+def _declared(hand: Hand, scheme: Scheme, memo: Memo, given: Declaration | None) -> Declaration:
     """The hand's declaration: the caller's when given (it must be this hand's), else searched now."""
     if given is None:
         return declare(hand, scheme=scheme, memo=memo)
@@ -258,7 +233,7 @@ def _declared(hand: Hand, scheme: str, memo: Memo, given: Declaration | None) ->
 
 def _waits_for(out_tiles: Sequence[Tile], outs: int) -> tuple[Why, ...]:
     """The note naming the tiles a hand waits for (none when there are none)."""
-    return (Why(Reason.WAITS_FOR, (tuple(out_tiles), outs)),) if out_tiles else ()
+    return (WaitsForNote(tuple(out_tiles), outs),) if out_tiles else ()
 
 
 def keep_back(options: Sequence[DiscardOption], tiles: Sequence[Tile], seen: Sequence[Tile], table: Table,
@@ -365,7 +340,7 @@ def look_ahead(options: Sequence[DiscardOption], tiles: Sequence[Tile], ind: Til
     return close[scores.index(top)], top, scores[0]
 
 
-def _advise_discard(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[Tile], scheme: str, twin: bool,
+def _advise_discard(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[Tile], scheme: Scheme, twin: bool,
                     with_outs: bool, memo: Memo, only_best: bool, table: Table, rules: Rules,
                     decl: Declaration) -> Advice:
     okey = okey_of(ind)
@@ -389,7 +364,7 @@ def _advise_discard(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[
         wait, why = wait_pays(decl.finishes, tiles, ind, known, scheme, memo) if rules.wait else (False, None)
         if wait and table.stock_left is not None and table.stock_left < 2 * table.players:
             wait, why = False, None  # the stock runs out before the okey could come: a stall scores nothing
-        reason = why if wait and why is not None else Why(Reason.DECLARE, (finish, scheme))
+        reason = why if wait and why is not None else DeclareWhy(finish, scheme)
         action = Action.DISCARD if wait else Action.DECLARE
         return Advice(action=action, why=reason, distance=0, discards=tuple(options), can_declare=True,
                       declare=finish, wait=wait, **common)
@@ -398,13 +373,13 @@ def _advise_discard(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[
         kept = keep_back(options, tiles, known, table, rules)
         if kept is not None:
             pick = kept[0]  # (its danger and the best's are for callers that weigh them)
-            notes = (Why(Reason.KEEP_BACK, (options[0].tile, pick.tile)),)
+            notes = (KeepBackNote(options[0].tile, pick.tile),)
             options = [pick] + [o for o in options if o is not pick]
     if rules.lookahead and with_outs and not notes:  # the fast policy plays the outs
         picked = look_ahead(options, tiles, ind, known, table, memo, rules)
         if picked is not None:
             pick, chosen, first = picked
-            notes = (Why(Reason.LOOKAHEAD, (options[0], pick.tile, chosen, first)),)
+            notes = (LookaheadNote(options[0], pick.tile, chosen, first),)
             options = [pick] + [o for o in options if o is not pick]
     if only_best:
         options = options[:1]
@@ -412,14 +387,14 @@ def _advise_discard(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[
     # Tied discards are named when the tie-break chose (not the safety rule, which says why itself).
     ties = [o for o in options[1:] if (o.distance, o.outs) == (best.distance, best.outs)] if not notes else []
     if ties and basis is not None:
-        notes = (Why(Reason.CHOICE, (best, tuple(ties), basis)),)
+        notes = (ChoiceNote(best, tuple(ties), basis),)
     notes = notes + _waits_for(best.out_tiles, best.outs) if rules.explain else notes
-    return Advice(action=Action.DISCARD, why=Why(Reason.DISCARD, (best, tuple(ties))), distance=best.distance,
+    return Advice(action=Action.DISCARD, why=DiscardWhy(best, tuple(ties)), distance=best.distance,
                   discards=tuple(options), notes=notes, **common)
 
 
 def take_offered(tiles: Sequence[Tile], ind: Tile, gone: Sequence[Tile], offered: Tile, now: Reading,
-                 scheme: str = COUNTDOWN, memo: Memo | None = None) -> tuple[bool, bool]:
+                 scheme: Scheme | str = COUNTDOWN, memo: Memo | None = None) -> tuple[bool, bool]:
     """The take-or-draw rule: (take, finishes). Take the offered tile when it
     finishes the hand, or when the 15 with it lie closer to winning (after
     their best discard) than ``now``, the 14's reading with the offered tile
@@ -435,7 +410,7 @@ def take_offered(tiles: Sequence[Tile], ind: Tile, gone: Sequence[Tile], offered
 
 
 def _advise_draw(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[Tile], off: Tile | None,
-                 scheme: str, twin: bool, with_outs: bool, memo: Memo, rules: Rules, table: Table) -> Advice:
+                 scheme: Scheme, twin: bool, with_outs: bool, memo: Memo, rules: Rules, table: Table) -> Advice:
     now = read(Pool.of(tiles, ind, known + ([off] if off else [])), TemplateSearch(memo), with_outs=with_outs)
     common: dict[str, Any] = dict(hand=tuple(tiles), indicator=ind, seen=tuple(gone), distance=now.distance,
                                   outs=now.outs, out_tiles=now.out_tiles, indicator_twin=twin, scheme=scheme)
@@ -443,15 +418,16 @@ def _advise_draw(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[Til
     if off is None:
         finish = declare(tiles, ind, scheme, memo=memo).best if now.distance == 0 else None
         if finish is not None:  # finished as they are: declare, not draw
-            return Advice(action=Action.DECLARE, why=Why(Reason.DECLARE, (finish, scheme)), can_declare=True,
+            return Advice(action=Action.DECLARE, why=DeclareWhy(finish, scheme), can_declare=True,
                           declare=finish, **common)
-        return Advice(action=Action.DRAW, why=Why(Reason.DRAW, (now,)), notes=waits, **common)
+        return Advice(action=Action.DRAW, why=DrawWhy(now), notes=waits, **common)
     take, finishes = take_offered(tiles, ind, known, off, now, scheme, memo)
     after: DiscardOption | None = None
+    why: Why
     if take:
-        why = Why(Reason.TAKE, (off, now, finishes))
+        why = TakeWhy(off, now, finishes)
     else:
-        why = Why(Reason.LEAVE, (off, now))
+        why = LeaveWhy(off, now)
         if rules.take_outs and with_outs and now.distance > 0:
             # Same distance after taking: take when its outs shorten the
             # expected wait for the next step by more than the draw given up.
@@ -465,7 +441,7 @@ def _advise_draw(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[Til
             if after is not None and after.distance == now.distance and \
                     outs_worth_taking(now.outs, after.outs, hidden, rules.take_margin):
                 take = True
-                why = Why(Reason.TAKE_OUTS, (off, after.tile, now, after))
+                why = TakeOutsWhy(off, after.tile, now, after)
     if rules.lookahead and rules.look_take and with_outs and not finishes and now.route == "melds" and \
             2 <= now.distance <= rules.look_distance and (not take or after is not None):
         if after is None:
@@ -479,8 +455,8 @@ def _advise_draw(tiles: list[Tile], ind: Tile, gone: list[Tile], known: list[Til
             took, drew = look_take(tiles, now, off, after, ind, gone_too, memo, draws, rules.look_samples,
                                    rules.look_budget, seed)
             if not take and took.score > drew.score + rules.look_margin:
-                take, why = True, Why(Reason.TAKE_LOOK, (off, after.tile, took, drew))
+                take, why = True, TakeLookWhy(off, after.tile, took, drew)
             elif take and drew.score > took.score + rules.look_margin:
-                take, why = False, Why(Reason.LEAVE_LOOK, (off, took, drew))
+                take, why = False, LeaveLookWhy(off, took, drew)
     return Advice(action=Action.TAKE if take else Action.DRAW, why=why, offered=off, take=take,
                   notes=() if take else waits, **common)

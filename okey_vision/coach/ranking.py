@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from okey_vision.coach.pool import Pool
 from okey_vision.coach.reading import HandInput, checked, read, without
@@ -37,7 +38,7 @@ class DiscardOption:
     keeps: int  # tie-break: tiles of the rest in melds, more is better
     potential: int = 0  # tie-break: available tiles that would join a left-over tile
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary."""
         return {"tile": self.tile.name, "distance": self.distance, "outs": self.outs,
                 "out_tiles": [t.name for t in self.out_tiles], "route": self.route}
@@ -61,7 +62,7 @@ def _potential(rest: Sequence[Tile], indicator: Tile, pool: Pool, memo: Memo) ->
     return score
 
 
-def rank_key(o: DiscardOption, okey: Tile) -> tuple:
+def rank_key(o: DiscardOption, okey: Tile) -> tuple[int, int, int, int, bool, int]:
     """The sort key of a discard: lower is better."""
     # An okey is wild: never thrown while a tile of equal merit exists.
     return (o.distance, -o.outs, -o.keeps, -o.potential, o.tile == okey, o.tile.index)

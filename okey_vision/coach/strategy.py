@@ -4,10 +4,10 @@ use it: the switches of the coach's decisions past distance-then-outs.
 A :class:`Table` holds what a player at the table has seen besides the
 discard piles' tiles: how many tiles the stock has left, which tiles each
 opponent took from a pile and still holds (a take is public), and what the
-next player threw. :class:`Rules` says which of the issue-14 rules the
+next player threw. :class:`Rules` says which of the decision rules the
 advice applies; :data:`RULES` is the set measured stronger on the tuning
-seeds, :data:`BASIC` is distance-then-outs alone (the advice before issue
-14, kept for the equivalence check: no notes either, ``explain=False``).
+seeds, :data:`BASIC` is distance-then-outs alone (the advice before the
+decision rules, kept for the equivalence check: no notes either, ``explain=False``).
 
 >>> from okey_vision.tiles import parse_tile
 >>> t = Table(players=4, stock_left=30, next_pile=(parse_tile("r5"),), next_held=(parse_tile("k9"),))
@@ -61,14 +61,14 @@ class Rules:
     look_take: bool = False      # ... and take-or-draw when both leave the same distance
 
 
-#: Distance, then outs: the advice before issue 14 (it advised waiting for an
+#: Distance, then outs: the advice before the decision rules (it advised waiting for an
 #: okey-discard finish; the old bot never waited: ``BASIC`` with ``wait=False``).
 BASIC = Rules()
 #: The rules kept: measured stronger on the tuning seeds (docs/results.md, "Coach
 #: strength"). Waiting measured no gain for the bot (fewer wins, the same
 #: net points), so the advice declares at once, as the bot does; the
 #: lookahead measured no gain either and stays off. Equal discards go as a
-#: player chooses them (issue 26: a loose tile first; measured no weaker).
+#: player chooses them (a loose tile first; measured no weaker).
 RULES = Rules(take_outs=True, wait=False, explain=True, loose_first=True)
 
 

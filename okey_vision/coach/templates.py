@@ -186,7 +186,7 @@ class TemplateSearch:
         (:meth:`options`, every gap open: it takes nothing from ``y``), so
         any template they find is one of these. Memoised on ``(x, g)``
         alone: far fewer states than the searches it prunes, most of whose
-        states fail (issue 26: the far hands' searches lost about two thirds
+        states fail (the far hands' searches lost about two thirds
         of their states, their time halved or better)."""
         key = x << 4 | g
         value = self._most.get(key)

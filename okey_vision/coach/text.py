@@ -1,8 +1,8 @@
 """Every sentence the coach says to a player, in one place, in English and
 Turkish: each function builds its sentence once, from templates of both
 languages (a :class:`~okey_vision.lang.Lang`, English by default). The coach
-itself returns plain data (:class:`~okey_vision.coach.advice.Why`: a
-:class:`~okey_vision.coach.advice.Reason` and its values); :data:`REASONS`
+itself returns plain data (:data:`~okey_vision.coach.why.Why`: a frozen
+dataclass a :class:`~okey_vision.coach.why.Reason`, with its values); :func:`said`
 says each reason, :func:`explain` a whole advice. Turkish uses the words
 players use at the table (docs/turkish.md lists them with their meanings):
 gösterge, okey, sahte okey, ıstaka, per, seri, grup, çift, at, bitir,
@@ -27,13 +27,31 @@ come by colour, then number (:func:`tiles_text`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
-from okey_vision.coach.advice import Action, Advice, Choice, Reason, Why
+from okey_vision.coach.advice import Action, Advice
 from okey_vision.coach.templates import UNREACHABLE
+from okey_vision.coach.why import (
+    Choice,
+    ChoiceNote,
+    DeclareWhy,
+    DiscardWhy,
+    DrawWhy,
+    KeepBackNote,
+    LeaveLookWhy,
+    LeaveWhy,
+    LookaheadNote,
+    TakeLookWhy,
+    TakeOutsWhy,
+    TakeWhy,
+    WaitsForNote,
+    WaitWhy,
+    Why,
+)
 from okey_vision.lang import Lang, capital, fill, tiles_words
 from okey_vision.lang import count as count
+from okey_vision.scoring import Scheme
 from okey_vision.tiles import HAND_SIZE, MAX_HAND, Tile, okey_of, sort_tiles
 
 if TYPE_CHECKING:  # pragma: no cover - names for type hints only
@@ -255,10 +273,10 @@ def shown_label(kind: FinishKind, lang: Lang = Lang.EN) -> str:
     return kind.label if Lang.of(lang) is not Lang.TR else say(f"kind.shown.{kind.value}", lang)
 
 
-def scheme_label(scheme: str, lang: Lang = Lang.EN) -> str:
+def scheme_label(scheme: Scheme | str, lang: Lang = Lang.EN) -> str:
     """A scoring scheme as a sentence names it."""
-    key = f"scheme.{scheme}"
-    return say(key, lang) if key in SENTENCES else scheme
+    key = f"scheme.{Scheme(scheme).value}"
+    return say(key, lang)
 
 
 def meld_label(kind: str, lang: Lang = Lang.EN) -> str:
@@ -306,7 +324,7 @@ def _sentence(text: str, lang: Lang = Lang.EN) -> str:
 
 # ------------------------------------------------------------ reasons ---
 
-def declare_reason(finish: Finish, scheme: str, lang: Lang = Lang.EN) -> str:
+def declare_reason(finish: Finish, scheme: Scheme, lang: Lang = Lang.EN) -> str:
     """Why to declare now."""
     extra = say("okey_doubles", lang) if finish.okey_discard else ""
     points = count(finish.points(scheme), "point", lang)
@@ -327,7 +345,7 @@ def _route(route: str, lang: Lang) -> str:
 
 def discard_reason(best: DiscardOption, ties: Sequence[DiscardOption], lang: Lang = Lang.EN) -> str:
     """Why to throw the first-ranked tile (``ties``, the others of equal
-    distance and outs, are said by the :data:`Reason.CHOICE` note)."""
+    distance and outs, are said by the :class:`~okey_vision.coach.why.ChoiceNote`)."""
     if best.distance >= UNREACHABLE:
         return say("discard_stuck", lang, tile=best.tile)
     return say("discard_reason", lang, tile=best.tile, away=count(best.distance, "tile", lang),
@@ -403,27 +421,38 @@ def choice_note(best: DiscardOption, ties: Sequence[DiscardOption], basis: Choic
     return ties_text(best, ties, lang, basis)
 
 
-#: Each reason's sentence: its :attr:`Why.args`, then the language.
-REASONS: dict[Reason, Callable[..., str]] = {
-    Reason.DECLARE: declare_reason,
-    Reason.WAIT: wait_reason,
-    Reason.DISCARD: discard_reason,
-    Reason.DRAW: draw_reason,
-    Reason.TAKE: take_reason,
-    Reason.LEAVE: leave_reason,
-    Reason.TAKE_OUTS: take_outs_reason,
-    Reason.TAKE_LOOK: take_look_reason,
-    Reason.LEAVE_LOOK: leave_look_reason,
-    Reason.WAITS_FOR: waits_for,
-    Reason.KEEP_BACK: keep_back,
-    Reason.CHOICE: choice_note,
-    Reason.LOOKAHEAD: lookahead_note,
-}
-
-
 def said(why: Why, lang: Lang = Lang.EN) -> str:
-    """One reason (or note) in ``lang``: one sentence, with its full stop."""
-    return REASONS[why.reason](*why.args, lang=lang)
+    """One reason (or note) in ``lang``: one sentence, with its full stop (each kind its own sentence)."""
+    if isinstance(why, DeclareWhy):
+        return declare_reason(why.finish, why.scheme, lang)
+    if isinstance(why, WaitWhy):
+        return wait_reason(why.wins, why.unseen, why.later, why.now, lang)
+    if isinstance(why, DiscardWhy):
+        return discard_reason(why.best, why.ties, lang)
+    if isinstance(why, DrawWhy):
+        return draw_reason(why.now, lang)
+    if isinstance(why, TakeWhy):
+        return take_reason(why.offered, why.now, why.finishes, lang)
+    if isinstance(why, LeaveWhy):
+        return leave_reason(why.offered, why.now, lang)
+    if isinstance(why, TakeOutsWhy):
+        return take_outs_reason(why.offered, why.throw, why.now, why.after, lang)
+    if isinstance(why, TakeLookWhy):
+        return take_look_reason(why.offered, why.throw, why.took, why.drew, lang)
+    if isinstance(why, LeaveLookWhy):
+        return leave_look_reason(why.offered, why.took, why.drew, lang)
+    return _said_note(why, lang)
+
+
+def _said_note(why: WaitsForNote | KeepBackNote | ChoiceNote | LookaheadNote, lang: Lang) -> str:
+    """A note's sentence (said after the reason)."""
+    if isinstance(why, WaitsForNote):
+        return waits_for(why.out_tiles, why.outs, lang)
+    if isinstance(why, KeepBackNote):
+        return keep_back(why.kept, why.thrown, lang)
+    if isinstance(why, ChoiceNote):
+        return choice_note(why.best, why.ties, why.basis, lang)
+    return lookahead_note(why.other, why.tile, why.chosen, why.first, lang)
 
 
 def explain(advice: Advice, lang: Lang = Lang.EN) -> str:
@@ -440,16 +469,16 @@ def explain(advice: Advice, lang: Lang = Lang.EN) -> str:
 
 def choice_text(advice: Advice, lang: Lang = Lang.EN) -> str | None:
     """The equally good discards and why the advised one is thrown (the
-    :data:`Reason.CHOICE` note), or None when the advised discard has no equal."""
-    note = next((n for n in advice.notes if n.reason is Reason.CHOICE), None)
+    :class:`~okey_vision.coach.why.ChoiceNote`), or None when the advised discard has no equal."""
+    note = next((n for n in advice.notes if isinstance(n, ChoiceNote)), None)
     return said(note, lang) if note is not None else None
 
 
-def advice_dict(advice: Advice, lang: Lang = Lang.EN) -> dict:
+def advice_dict(advice: Advice, lang: Lang = Lang.EN) -> dict[str, Any]:
     """The advice's JSON summary (:meth:`Advice.to_dict`) with, beside the
     action, its :func:`headline` and reason in ``lang``, as the command line
     prints it (the headline is the app's and the plain output's, word for word)."""
-    out: dict = {}
+    out: dict[str, Any] = {}
     for key, value in advice.to_dict().items():
         out[key] = value
         if key == "action":
@@ -491,7 +520,7 @@ def headline(advice: Advice, lang: Lang = Lang.EN) -> str:
         return say("head_discard", lang, tile=rec.tile, distance=distance_text(rec.distance, lang),
                    outs=count(rec.outs, "out", lang))
     if action is Action.TAKE and advice.offered is not None:
-        if advice.why.reason is Reason.TAKE and advice.why.args[2]:  # (offered, now, finishes)
+        if isinstance(advice.why, TakeWhy) and advice.why.finishes:
             return say("head_take_finishes", lang, tile=advice.offered)
         return say("head_take", lang, tile=advice.offered, distance=distance_text(advice.distance, lang),
                    outs=count(advice.outs, "out", lang))
@@ -501,7 +530,7 @@ def headline(advice: Advice, lang: Lang = Lang.EN) -> str:
     raise ValueError(f"an advice to {action.value} without its tile: {advice!r}"[:200])
 
 
-def finish_headline(finish: Finish, scheme: str, lang: Lang = Lang.EN) -> str:
+def finish_headline(finish: Finish, scheme: Scheme | str, lang: Lang = Lang.EN) -> str:
     """A finished hand's move: declare, throwing the finish's discard (or
     with 14 tiles finished as they are), what it shows and its points; the
     organiser's check says a finish in this sentence too."""

@@ -1,5 +1,5 @@
 """The baseline coach: ``okey_vision.coach`` as it stood at commit b9e9903
-(before issue 14), the strength benchmark's "today's coach" and a coach the
+(before the decision rules), the strength benchmark's "today's coach" and a coach the
 equivalence check replays (a checkout's: it reads the repository's history).
 
 Nothing of it is copied into the tree: at first use its modules are taken
@@ -33,7 +33,7 @@ from okey_vision.eval.external import import_from
 from okey_vision.game import Move, Policy, TurnView
 from okey_vision.memo import Memo
 
-#: The commit whose coach is the baseline (issue 14 started after it).
+#: The commit whose coach is the baseline (the decision rules came after it).
 COMMIT = "b9e9903"
 #: The coach package's modules at that commit.
 MODULES = ("__init__", "advice", "pool", "ranking", "reading", "templates", "text")

@@ -1,5 +1,5 @@
-"""Real write failures for the tests and ``benchmarks/hostile_input.py``
-(issue 37): a folder on a full disk and a read-only folder, made with a
+"""Real write failures for the tests and ``benchmarks/hostile_input.py``:
+a folder on a full disk and a read-only folder, made with a
 small tmpfs mounted on it (root), or by taking the write permission away
 (any other user: root writes through it). None where neither can be had:
 the caller skips.

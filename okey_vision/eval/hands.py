@@ -185,13 +185,13 @@ def far_hand(rng: random.Random, size: int = 15, links: int | None = None) -> tu
 #: (``tests/test_coach_speed.py``, ``benchmarks/coach_speed.py``).
 #: (hand, indicator, offered or None).
 SLOW_HANDS: tuple[tuple[str, str, str | None], ...] = (
-    # issue 26: 0.66-0.94 s (distance 6; three discards need a gap more, each searched deep)
+    # 0.66-0.94 s (distance 6; three discards need a gap more, each searched deep)
     ("r1 r5 r9 y2 y6 y11 b3 b7 b13 k4 k8 k12 fj r12 y9", "r3", None),
-    # issue 14 (docs/results.md): ~350 ms, its best templates need 6 gaps and the okey discard is searched alone
+    # ~350 ms (docs/results.md): its best templates need 6 gaps and the okey discard is searched alone
     ("y12 b2 k10 y8 r10 k1 b2 y10 b13 y4 b3 b5 r9 r3 k5", "k4", None),
-    # issue 14: seven pairs with both okeys, 1.8 s before the seven-pairs bound
+    # seven pairs with both okeys, 1.8 s before the seven-pairs bound
     ("b4 b4 b6 r7 k7 k7 r13 r13 r8 r8 b6 k12 k2 k2 y10", "b5", None),
-    # the slowest of coach_speed.py's sets before issue 26 (random 15, 14 with an offered tile, far 15)
+    # the slowest of coach_speed.py's sets earlier (random 15, 14 with an offered tile, far 15)
     ("k6 r1 y5 b7 k6 b12 k11 y2 y8 fj b2 b3 b1 r5 b11", "k2", None),
     ("y10 b8 y9 r5 k5 r9 r4 b5 y2 b1 y11 b8 b3 b13 r3", "r2", None),
     ("k13 y10 y1 b4 k3 k2 b12 k12 r12 b11 r11 b2 b11 y9", "b12", "y3"),

@@ -1,4 +1,4 @@
-"""The move a player can trust (issue 36): the app's action line, the
+"""The move a player can trust: the app's action line, the
 command line's headline and the JSON's action agree, on random 14-tile
 hands with a tile on offer (take or draw) and random 15-tile hands.
 

@@ -1,4 +1,4 @@
-"""Rendered racks with known hands, for the organiser's check (issue 27);
+"""Rendered racks with known hands, for the organiser's check;
 the rack of a rendered scene in rack order; reads made from a truth record.
 
 Each rack is a chosen hand (:class:`okey_vision.synth.render.Deal`) drawn by

@@ -33,7 +33,7 @@ from okey_vision.lang import Lang
 from okey_vision.melds import Meld
 from okey_vision.memo import Memo
 from okey_vision.report.labels import error_message, in_words
-from okey_vision.scoring import COUNTDOWN, check_scheme
+from okey_vision.scoring import COUNTDOWN, Scheme, check_scheme
 from okey_vision.solver import Arrangement, Declaration, Finish, arrange, declare
 from okey_vision.tiles import (
     HAND_SIZE,
@@ -80,7 +80,7 @@ class Analysis:
     declared, and the coach's advice (None below 14 tiles)."""
 
     hand: Hand
-    scheme: str
+    scheme: Scheme
     arrangement: Arrangement
     declaration: Declaration
     advice: Advice | None
@@ -141,7 +141,7 @@ class Analysis:
 
 
 def analyse(tiles: Tiles, indicator: str | Tile | None = None,
-            seen: str | Iterable[TileLike] = (), scheme: str = COUNTDOWN,
+            seen: str | Iterable[TileLike] = (), scheme: Scheme | str = COUNTDOWN,
             memo: Memo | None = None, offered: Tile | str | None = None) -> Analysis | Problem:
     """Analyse a hand; a :class:`Problem` with a plain message if it cannot
     be. ``memo``: the app session's search caches. ``offered``: the tile the
@@ -150,7 +150,7 @@ def analyse(tiles: Tiles, indicator: str | Tile | None = None,
     said beside the advice without it)."""
     t0 = time.perf_counter()
     try:
-        check_scheme(scheme)
+        scheme = check_scheme(scheme)
         if not isinstance(tiles, Hand) and (indicator is None or indicator == ""):
             return Problem(text.say("no_indicator"), "no_indicator")
         hand = Hand.of(tiles, indicator, seen)  # the one check of the hand
@@ -188,7 +188,7 @@ class Session:
         self._lock = threading.RLock()
 
     def analyse(self, tiles: Tiles, indicator: str | Tile | None = None,
-                seen: str | Iterable[TileLike] = (), scheme: str = COUNTDOWN,
+                seen: str | Iterable[TileLike] = (), scheme: Scheme | str = COUNTDOWN,
                 offered: Tile | str | None = None) -> Analysis | Problem:
         """:func:`analyse` with this session's memo, remembered for the last
         ``REMEMBERED`` distinct hands (the built hand, the scheme and the
@@ -197,7 +197,7 @@ class Session:
             return self._analyse(tiles, indicator, seen, scheme, offered)
 
     def _analyse(self, tiles: Tiles, indicator: str | Tile | None, seen: str | Iterable[TileLike],
-                 scheme: str, offered: Tile | str | None) -> Analysis | Problem:
+                 scheme: Scheme | str, offered: Tile | str | None) -> Analysis | Problem:
         try:
             hand = Hand.of(tiles, indicator, seen)
             tile = parse_tile(offered) if offered is not None and len(hand.tiles) == HAND_SIZE else None

@@ -27,7 +27,7 @@ from okey_vision.lang import Lang
 from okey_vision.report import render
 from okey_vision.report.analysis import Analysis, groups_for_display
 from okey_vision.report.labels import error_message, tile_word
-from okey_vision.scoring import COUNTDOWN
+from okey_vision.scoring import COUNTDOWN, Scheme
 
 if TYPE_CHECKING:  # numpy loads only when a photo is drawn
     from okey_vision.vision.io import Photo
@@ -173,7 +173,7 @@ def summary(checked: Sequence[Checked], lang: Lang = Lang.EN) -> str:
             f'<table class="rows"><tr><th>#</th>{head}</tr>{"".join(rows)}</table></div>')
 
 
-def report_html(checked: Sequence[Checked], lang: Lang = Lang.EN, scheme: str = COUNTDOWN) -> str:
+def report_html(checked: Sequence[Checked], lang: Lang = Lang.EN, scheme: Scheme | str = COUNTDOWN) -> str:
     """The whole report: one self-contained HTML page."""
     title = escape(words.say("label.title", lang))
     cards = "\n".join(card(i, c, lang) for i, c in enumerate(checked, start=1))

@@ -63,7 +63,7 @@ class SynthConfig:
     p_tint: float = 0.0
     #: Probability of an Okey table cover (felt, speckled, checked, marble, wood).
     p_okey_table: float = 0.0
-    #: One fixed tile set for every photo (issue 28: a player's own set): the
+    #: One fixed tile set for every photo (a player's own set): the
     #: name of a set in ``sprites.PINNED_SETS`` (palette, font, symbol, body
     #: all fixed); "" draws a new set per photo, as the training recipes do.
     pinned_set: str = ""

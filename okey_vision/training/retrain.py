@@ -3,7 +3,8 @@
     python -m okey_vision.training.retrain            # all five models, two lanes
     python -m okey_vision.training.retrain --dry-run  # print the plan
 
-The plan (:data:`PLAN`) runs in two lanes, one CPU core each, because the
+The plan (:data:`PLAN`: each stage one recipe of
+:mod:`okey_vision.training.recipes`, run as ``train`` runs it) runs in two lanes, one CPU core each, because the
 machine has two: the oriented detector in one; the classifiers, then the
 upright detector and the strip detector (fine-tuned from the upright one) in
 the other. When both lanes are done the detectors are exported and the
@@ -36,51 +37,37 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from okey_vision.training import paths
-
-#: Crop recipe of both classifiers: the player-like recipe cut from the
-#: oriented rectangle, turned and jittered as a detector's corners are.
-_CROPS = ("--geometry", "upright", "--recipe", "synth-upright-player.yaml", "--rect", "--turn", "15",
-          "--jitter", "0.06", "--count", "2000", "--seed", "2900", "--fj-repeat", "10",
-          "--real-repeat", "8", "--real-turns", "--fraction", "1.0")
+from okey_vision.training.recipes import NUMBER_ON_DETECTED, RECIPES, Recipe
 
 
 @dataclass(frozen=True)
 class Stage:
-    """One step of the plan: a ``train`` command line, or moving ``models/<a>.pt`` to ``<b>.pt``."""
+    """One step of the plan: a ``train`` command line (a recipe's, or an export)."""
 
     name: str
     argv: tuple[str, ...] = ()
-    move: tuple[str, str] | None = None
     #: data-loader processes for the train command (classifiers read small files: 0)
     workers: int = 1
+
+    @classmethod
+    def of(cls, name: str, recipe: Recipe, workers: int = 1) -> Stage:
+        """The stage that trains ``recipe`` exactly (its own command line)."""
+        return cls(name, recipe.argv(), workers)
 
 
 #: The lanes run side by side; the stages of a lane in turn; ``FINISH`` after both.
 PLAN: tuple[tuple[Stage, ...], ...] = (
-    (Stage("oriented detector", ("obb", "--count", "1500", "--seed", "1000", "--imgsz", "416",
-                                 "--epochs", "15")),),
-    (Stage("number", ("number", *_CROPS, "--epochs", "12", "--lr0", "0.001"), workers=0),
-     Stage("colour", ("color", *_CROPS, "--epochs", "6", "--lr0", "0.001"), workers=0),
-     Stage("upright detector", ("detector", "--count", "450", "--seed", "100", "--epochs", "18")),
-     Stage("upright detector -> detector_axis", move=("detector", "detector_axis")),
-     Stage("strip detector", ("detector", "--init", "models/detector_axis.pt", "--count", "450",
-                              "--seed", "100", "--strips", "1200", "--strips-seed", "3600",
-                              "--epochs", "3", "--lr0", "0.0005", "--warmup-epochs", "0"))),
+    (Stage.of("oriented detector", RECIPES["detector"]),),
+    (Stage.of("number", RECIPES["number"], workers=0),
+     Stage.of("colour", RECIPES["color"], workers=0),
+     Stage.of("upright detector", RECIPES["detector_axis"]),
+     Stage.of("strip detector", RECIPES["detector_strip"])),
 )
 FINISH: tuple[Stage, ...] = (
-    Stage("strip detector -> detector_strip", move=("detector", "detector_strip")),
-    Stage("oriented detector -> detector", move=("obb", "detector")),
-    # the view detector: the oriented one fine-tuned on the reader's normalised views of close-ups
-    Stage("view detector", ("obb", "--views", "2000", "--view-turns", "6", "--seed", "4100",
-                            "--recipe", "synth-closeup.yaml", "--init", "models/detector.pt", "--epochs", "14",
-                            "--batch", "16", "--lr0", "0.0004", "--warmup-epochs", "0")),
-    Stage("view detector -> detector_view", move=("obb", "detector_view")),
+    Stage.of("view detector", RECIPES["detector_view"]),
     # the upright detector is only the strip detector's start: the reader does not read with it
     Stage("export detectors", ("export", "--onnx", "detector,detector_view,detector_strip")),
-    Stage("number on detected crops", ("number", *_CROPS, "--init", "models/number.pt",
-                                       "--detected", "1000", "--detected-seed", "3500",
-                                       "--epochs", "2", "--lr0", "0.0003", "--warmup-epochs", "0"),
-          workers=0),
+    Stage.of("number on detected crops", NUMBER_ON_DETECTED, workers=0),
     Stage("export classifiers", ("export", "--onnx", "number,color")),
 )
 
@@ -122,20 +109,12 @@ def run_stage(stage: Stage, lane: int, index: int, core: int, log: logging.Logge
         log.info(f"[lane {lane}] {stage.name}: done before, skipped")
         return True
     t0 = time.time()
-    if stage.move:
-        src, dst = (paths.MODELS / f"{m}.pt" for m in stage.move)
-        if not src.exists():
-            log.info(f"[lane {lane}] {stage.name}: no {src}")
-            return False
-        os.replace(src, dst)
-        rc = 0
-    else:
-        fresh = not started.exists()
-        started.parent.mkdir(parents=True, exist_ok=True)
-        started.write_text(time.strftime("%Y-%m-%d %H:%M:%S"))
-        argv = stage_command(stage, restart=fresh)
-        log.info(f"[lane {lane}] {stage.name}: train {' '.join(argv)}")
-        rc = runner(argv, core)
+    fresh = not started.exists()
+    started.parent.mkdir(parents=True, exist_ok=True)
+    started.write_text(time.strftime("%Y-%m-%d %H:%M:%S"))
+    argv = stage_command(stage, restart=fresh)
+    log.info(f"[lane {lane}] {stage.name}: train {' '.join(argv)}")
+    rc = runner(argv, core)
     minutes = (time.time() - t0) / 60
     if rc != 0:
         log.info(f"[lane {lane}] {stage.name}: FAILED (exit {rc}) after {minutes:.1f} min")
@@ -193,8 +172,7 @@ def main(argv: list[str] | None = None) -> int:
             title = f"lane {i}" if i < len(PLAN) else "after both lanes"
             print(f"# {title}")
             for s in lane:
-                print(f"mv models/{s.move[0]}.pt models/{s.move[1]}.pt" if s.move else
-                      "python -m okey_vision.training " + " ".join(stage_command(s, True)))
+                print("python -m okey_vision.training " + " ".join(stage_command(s, True)))
         return 0
     return 0 if retrain(restart=args.restart, lanes=args.lane) else 1
 

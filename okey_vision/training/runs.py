@@ -2,10 +2,9 @@
 run under ``runs/okey/<model>/`` logged to ``runs/okey/<model>.log``, and the
 weights shipped to ``models/<model>.pt`` when it ends.
 
-Four models, all Ultralytics YOLO11n built from their yaml (no pretrained
-weights exist offline): ``obb`` (oriented tile corners; ships as
-``detector``), ``detector`` (one class ``tile``, upright boxes), ``number``
-(``1``..``13`` or ``fj``) and ``color`` (``r y b k`` or ``fj``).
+Six models, each by the reader's name, all Ultralytics YOLO11n built from
+their yaml (no pretrained weights exist offline) or fine-tuned from an
+earlier one; their recipes are :mod:`okey_vision.training.recipes`.
 """
 
 from __future__ import annotations
@@ -14,6 +13,7 @@ import argparse
 import logging
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -26,42 +26,20 @@ from okey_vision.training.data import (
     with_strips,
 )
 from okey_vision.training.export import ship
+from okey_vision.training.recipes import RECIPES, Recipe
 from okey_vision.training.recover import calibration_images, recover_pt
-from okey_vision.training.views import CROP as VIEW_CROP
 from okey_vision.training.views import make_view_data
 
-#: Default recipe per model: data size, image size, schedule.
-RECIPES: dict[str, dict[str, Any]] = {
-    # oriented detector (ultralytics OBB, labels = exact tile corners); ships as detector.*
-    "obb": {"count": 900, "seed": 1000, "imgsz": 320, "batch": 16, "epochs": 10, "lr0": 0.002,
-            "optimizer": "AdamW", "warmup_epochs": 0.5, "cos_lr": True, "close_mosaic": 2},
-    "detector": {"count": 450, "seed": 100, "imgsz": 320, "batch": 16, "epochs": 25, "lr0": 0.002,
-                 "optimizer": "AdamW", "warmup_epochs": 1.0, "cos_lr": True, "close_mosaic": 2},
-    # classifiers: no warmup (ultralytics' warmup_bias_lr=0.1 with AdamW stalls them)
-    "number": {"count": 800, "seed": 200, "imgsz": 64, "batch": 64, "epochs": 25, "lr0": 0.001,
-               "fraction": 0.6, "optimizer": "AdamW", "warmup_epochs": 0.0, "cos_lr": True},
-    "color": {"count": 800, "seed": 200, "imgsz": 32, "batch": 64, "epochs": 6, "lr0": 0.001,
-              "fraction": 0.6, "optimizer": "AdamW", "warmup_epochs": 0.0, "cos_lr": True},
-}
-#: The network yaml each model is built from.
-MODEL_YAML = {"obb": "yolo11n-obb.yaml", "detector": "yolo11n.yaml",
-              "number": "yolo11n-cls.yaml", "color": "yolo11n-cls.yaml"}
 #: Share of mosaic images when training on views (4 views side by side, at their scale).
 VIEW_MOSAIC = 0.3
 #: Command-line options that override a recipe's value when given.
 OVERRIDES = ("count", "seed", "imgsz", "batch", "epochs", "lr0", "fraction", "warmup_epochs")
 
 
-def recipe(model: str, args: argparse.Namespace) -> dict[str, Any]:
-    """``model``'s default recipe with the options given on the command line
-    (``obb --views``: trained at the views' crop size unless ``--imgsz`` says otherwise)."""
-    r = dict(RECIPES[model])
-    if model == "obb" and args.views:
-        r["imgsz"] = VIEW_CROP
-    for k in OVERRIDES:
-        if getattr(args, k) is not None:
-            r[k] = getattr(args, k)
-    return r
+def recipe(model: str, args: argparse.Namespace) -> Recipe:
+    """``model``'s recipe (:data:`~okey_vision.training.recipes.RECIPES`) with the options given on the command line."""
+    given = {k: getattr(args, k) for k in OVERRIDES if getattr(args, k, None) is not None}
+    return replace(RECIPES[model], **given)
 
 
 def train(model: str, args: argparse.Namespace) -> None:
@@ -96,7 +74,7 @@ def resume(last: Path, args: argparse.Namespace, log: logging.Logger) -> None:
         log.info(f"not resumable ({exc}); use --restart or --init to train more")
 
 
-def fresh_run(model: str, r: dict[str, Any], args: argparse.Namespace, log: logging.Logger) -> None:
+def fresh_run(model: str, r: Recipe, args: argparse.Namespace, log: logging.Logger) -> None:
     """A new run of ``model`` with recipe ``r``: its data, its first weights, its schedule."""
     from ultralytics import YOLO
 
@@ -105,32 +83,32 @@ def fresh_run(model: str, r: dict[str, Any], args: argparse.Namespace, log: logg
     init = initial_weights(model, args.init, data, log)
     # built again to load ``init`` (as it always was): the random start of
     # any layer the checkpoint lacks stays what earlier runs had
-    net = YOLO(MODEL_YAML[model])
+    net = YOLO(r.network)
     if init:
-        net = YOLO(MODEL_YAML[model])
+        net = YOLO(r.network)
         net.load(init)
         log.info(f"initialised from {init}")
-    net.train(data=str(data), epochs=r["epochs"], imgsz=r["imgsz"], batch=r["batch"],
-              workers=args.workers, device="cpu", optimizer=r["optimizer"], lr0=r["lr0"],
-              cos_lr=r["cos_lr"], warmup_epochs=r["warmup_epochs"], project=str(paths.RUNS),
+    net.train(data=str(data), epochs=r.epochs, imgsz=r.imgsz, batch=r.batch,
+              workers=args.workers, device="cpu", optimizer=r.optimizer, lr0=r.lr0,
+              cos_lr=r.cos_lr, warmup_epochs=r.warmup_epochs, project=str(paths.RUNS),
               name=model, exist_ok=True, plots=False, save_period=1, amp=False,
               pretrained=bool(args.init), patience=100,
               warmup_bias_lr=0.0 if args.init else 0.1, seed=0, deterministic=False, val=True,
               verbose=True, **augmentation(model, r, args))
 
 
-def training_data(model: str, r: dict[str, Any], args: argparse.Namespace, log: logging.Logger) -> Path:
+def training_data(model: str, r: Recipe, args: argparse.Namespace, log: logging.Logger) -> Path:
     """Build (once) the data set a run of ``model`` trains on: a ``data.yaml`` or a classifier folder."""
-    if model == "detector":
-        data = make_detect_data(r["count"], r["seed"], log, args.real_photos)
+    if model in ("detector_axis", "detector_strip"):
+        data = make_detect_data(r.count, r.seed, log, args.real_photos)
         if args.strips:
             data = with_strips(data, make_strip_data(args.strips, args.strips_seed, log))
         return data
-    if model == "obb" and args.views:
-        return make_view_data(args.views, r["seed"], log, args.recipe, args.view_turns, args.real_photos)
-    if model == "obb":
-        return make_obb_data(r["count"], r["seed"], log, args.recipe, args.real_photos)
-    return make_crop_data(model, r["count"], r["seed"], log, fj_repeat=args.fj_repeat,
+    if model == "detector_view":
+        return make_view_data(r.count, r.seed, log, args.recipe, args.view_turns, args.real_photos)
+    if model == "detector":
+        return make_obb_data(r.count, r.seed, log, args.recipe, args.real_photos)
+    return make_crop_data(model, r.count, r.seed, log, fj_repeat=args.fj_repeat,
                           real_repeat=args.real_repeat, real_turns=args.real_turns,
                           geometry=args.geometry, detected=args.detected,
                           detected_seed=args.detected_seed, refined=args.refined,
@@ -163,20 +141,20 @@ def initial_weights(model: str, init: str | None, data: Path, log: logging.Logge
     return path
 
 
-def augmentation(model: str, r: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+def augmentation(model: str, r: Recipe, args: argparse.Namespace) -> dict[str, Any]:
     """The ultralytics augmentation settings of a ``model`` run."""
-    if model == "obb" and args.views:
+    if model == "detector_view":
         # views stand level at the reader's scale: little turning or scaling,
         # mosaic low (it keeps the scale), mirrored like the reader's second pass
-        return {"mosaic": VIEW_MOSAIC, "close_mosaic": r["close_mosaic"], "degrees": 5.0, "fliplr": 0.5,
+        return {"mosaic": VIEW_MOSAIC, "close_mosaic": r.close_mosaic, "degrees": 5.0, "fliplr": 0.5,
                 "scale": 0.15, "translate": 0.1, "hsv_h": 0.015, "hsv_s": 0.6, "hsv_v": 0.4}
-    if model == "obb":  # rotation is exact for oriented labels: any angle
-        return {"mosaic": 1.0, "close_mosaic": r["close_mosaic"], "degrees": 180.0, "fliplr": args.fliplr,
+    if model == "detector":  # rotation is exact for oriented labels: any angle
+        return {"mosaic": 1.0, "close_mosaic": r.close_mosaic, "degrees": 180.0, "fliplr": args.fliplr,
                 "scale": 0.5, "translate": 0.1, "hsv_h": 0.015, "hsv_s": 0.6, "hsv_v": 0.4}
-    if model == "detector":
-        return {"mosaic": 1.0, "close_mosaic": r["close_mosaic"], "degrees": 10.0, "fliplr": 0.0,
+    if model in ("detector_axis", "detector_strip"):
+        return {"mosaic": 1.0, "close_mosaic": r.close_mosaic, "degrees": 10.0, "fliplr": 0.0,
                 "scale": 0.5, "translate": 0.1, "hsv_h": 0.01, "hsv_s": 0.5, "hsv_v": 0.4}
     # no flips or big rotations: a 6 must stay a 6; colour hue kept (it is the label)
     return {"fliplr": 0.0, "flipud": 0.0, "degrees": 0.0, "hsv_h": 0.0, "hsv_s": 0.3, "hsv_v": 0.3,
             "erasing": 0.1, "auto_augment": None, "scale": 0.2, "translate": 0.0,
-            "fraction": [r["fraction"], 0.5]}
+            "fraction": [r.fraction, 0.5]}

@@ -1,6 +1,6 @@
 """The oriented detector's training data as the reader sees it: normalised views.
 
-At run time the oriented detector reads the reader's *view* (issue 24): the
+At run time the oriented detector reads the reader's *view*: the
 photo turned so the tiles stand upright and scaled so a tile is
 ``NormaliseConfig.tile_height`` (40) px tall, on a grey canvas
 (:func:`okey_vision.vision.normalise.normalise`), at its native size. So
@@ -26,7 +26,7 @@ tile's label is the minimum-area rectangle of its visible part. Real
 Rummikub jokers are tiles (class 0). Rendered scenes give the validation
 split (``VAL_FRACTION``); the real photos are all training photos.
 
-    python -m okey_vision.training obb --views 2000 --recipe synth-closeup.yaml --init models/detector.onnx
+    python -m okey_vision.training detector_view --init models/detector.onnx
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 #: The close-up recipe the views are rendered from by default.
 VIEW_RECIPE = "synth-closeup.yaml"
 #: Side of a training crop of a view (px): the training image size, so YOLO
-#: does not rescale it (``train obb --views`` trains at this imgsz).
+#: does not rescale it (``train detector_view`` trains at this imgsz).
 CROP = 416
 #: The first look's pose errors a view is built with (uniform): the reader
 #: settles the view again beyond 6 degrees or 15 % (``NormaliseConfig``).

@@ -1,4 +1,4 @@
-"""A player's own tile set, learned from their corrections (issue 28): what
+"""A player's own tile set, learned from their corrections: what
 the reader applies.
 
 Every Okey set has its own inks and font: a navy blue the colour network
@@ -44,10 +44,12 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from okey_vision.errors import FileError, OkeyError, clip
+from okey_vision.vision.config import CropConfig
 from okey_vision.vision.crops import COLOR_CLASSES, NUMBER_CLASSES
 
 #: Where the player's corrections and calibration are kept (overrides the user data directory).
@@ -56,9 +58,6 @@ DATA_ENV = "OKEY_VISION_DATA"
 FILE = "calibration.npz"
 #: The file's format; another is not read.
 FORMAT = 1
-#: Ink pixels lie this far from the face (|dL| + 1.5 |dab|, 8-bit Lab), as in
-#: :func:`okey_vision.vision.crops.have_ink`.
-INK_DISTANCE = 45.0
 #: The part of an upright crop where the tile's face lies (x from, x to, y
 #: from, y to, shares of the crop): away from the rack and the neighbours.
 INK_WINDOW = (0.25, 0.75, 0.1, 0.9)
@@ -138,24 +137,26 @@ def ink_features(wb_crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
     light = lab[..., 0] >= np.quantile(lab[..., 0], 0.6, axis=1, keepdims=True)
     face = np.nanmedian(np.where(light[..., None], lab, np.nan), axis=1)
     step = lab - face[:, None, :]
-    dist = np.abs(step[..., 0]) * 2.55 + 1.5 * np.hypot(step[..., 1], step[..., 2])  # have_ink's 8-bit units
-    ink = dist > INK_DISTANCE
+    dist = np.abs(step[..., 0]) * 2.55 + CropConfig.chroma_weight * np.hypot(step[..., 1], step[..., 2])  # 8-bit L
+    ink = dist > CropConfig.ink_distance  # the reader's own ink test's distance (crops.have_ink)
     norm = np.linalg.norm(step, axis=2)
     mean = (step * (norm * ink)[..., None]).sum(1)
     out = mean / np.maximum(np.linalg.norm(mean, axis=1, keepdims=True), 1e-9)
     out[ink.sum(1) < MIN_INK] = np.nan
-    return out.astype(np.float32)
+    result: np.ndarray = out.astype(np.float32)
+    return result
 
 
 def crop_light(crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
     """Each crop's light: the log gains (B, G, R) that white-balance its face
-    (0: the face as :data:`~okey_vision.vision.crops.FACE_REFERENCE`; 1: a
+    (0: the face as ``CropConfig.face_reference``; 1: a
     channel e times darker), (n, 3): the light's strength and its tint."""
-    from okey_vision.vision.crops import FACE_REFERENCE, face_colours
+    from okey_vision.vision.crops import face_colours
 
     if len(crops) == 0:
         return np.zeros((0, 3))
-    return np.log(np.asarray(FACE_REFERENCE) / np.maximum(face_colours(list(crops)), 1.0))
+    result: np.ndarray = np.log(np.asarray(CropConfig.face_reference) / np.maximum(face_colours(list(crops)), 1.0))
+    return result
 
 
 def shape_features(crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
@@ -185,7 +186,8 @@ def shape_features(crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
     cells = hist.reshape(n, 8, 8, 8, 8, ORIENTATIONS).sum((2, 4))          # 8 px cells
     cells = cells[:, :-1, :-1] + cells[:, 1:, :-1] + cells[:, :-1, 1:] + cells[:, 1:, 1:]  # 16 px, every 8
     f = np.sqrt(cells.reshape(n, -1))
-    return f / np.maximum(np.linalg.norm(f, axis=1, keepdims=True), 1e-6)
+    result: np.ndarray = f / np.maximum(np.linalg.norm(f, axis=1, keepdims=True), 1e-6)
+    return result
 
 
 # -- the experts ---------------------------------------------------------------------------
@@ -211,7 +213,8 @@ def vote(scores: np.ndarray, weight: float, reference: float, cap: float) -> np.
     full = np.where(np.isnan(scores), reference, scores)
     t = np.clip(weight * (full - full.max(1, keepdims=True)), -cap, 0.0)
     t[np.isnan(scores).all(1)] = 0.0
-    return t
+    result: np.ndarray = t
+    return result
 
 
 @dataclass(frozen=True, eq=False)
@@ -232,15 +235,18 @@ class Expert:
     @property
     def known(self) -> np.ndarray:
         """Which classes have a prototype."""
-        return ~np.isnan(self.means).any(1)
+        result: np.ndarray = ~np.isnan(self.means).any(1)
+        return result
 
     def scores(self, feats: np.ndarray) -> np.ndarray:
         """How near each crop lies to each class's prototype (<= 0, 0 on it),
         (n, k); NaN: no prototype or no feature."""
         if self.kind == INK:
             d = (feats[:, None, :] - self.means[None, :, :]) / self.scale
-            return -0.5 * (d ** 2).sum(-1)
-        return feats @ np.nan_to_num(self.means).T - 1.0 + np.where(self.known, 0.0, np.nan)[None, :]
+            result: np.ndarray = -0.5 * (d ** 2).sum(-1)
+            return result
+        result = feats @ np.nan_to_num(self.means).T - 1.0 + np.where(self.known, 0.0, np.nan)[None, :]
+        return result
 
     def membership(self, feats: np.ndarray) -> np.ndarray:
         """How well each crop matches each class's prototype, 0..1 (0: a class
@@ -249,7 +255,8 @@ class Expert:
         s = self.scores(feats)
         if self.kind == SHAPE:
             s = -0.5 * (s / SHAPE_SPREAD) ** 2
-        return np.nan_to_num(np.exp(s), nan=0.0)
+        result: np.ndarray = np.nan_to_num(np.exp(s), nan=0.0)
+        return result
 
     def terms(self, feats: np.ndarray) -> np.ndarray:
         """The expert's log factor for each crop and class (:func:`vote`)."""
@@ -266,7 +273,8 @@ class Expert:
         logp = np.log(np.clip(probs, 1e-9, None)) + terms
         logp -= logp.max(1, keepdims=True)
         p = np.exp(logp)
-        return p / p.sum(1, keepdims=True)
+        result: np.ndarray = p / p.sum(1, keepdims=True)
+        return result
 
     def arrays(self, prefix: str) -> dict[str, np.ndarray]:
         """The expert as named arrays (for :meth:`Calibration.save`)."""
@@ -302,7 +310,7 @@ class Calibration:
     number_shift: np.ndarray | None = field(default=None, repr=False)
     #: What the fit measured: leave-one-out errors on the player's crops
     #: without and with it, and the guard's real-photo check (plain data).
-    report: dict = field(default_factory=dict, repr=False)
+    report: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @staticmethod
     def shifted(probs: np.ndarray, shift: np.ndarray | None, say: np.ndarray,
@@ -318,7 +326,8 @@ class Calibration:
         step = say[:, None] * (shift[None, :] if member is None else member * np.maximum(shift, 0.0)[None, :])
         logp = np.log(np.clip(probs, 1e-9, None)) + step
         p = np.exp(logp - logp.max(1, keepdims=True))
-        return p / p.sum(1, keepdims=True)
+        result: np.ndarray = p / p.sum(1, keepdims=True)
+        return result
 
     def say(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """How much the calibration has to say on each crop (1 in the light it
@@ -326,7 +335,8 @@ class Calibration:
         light = crop_light(crops)
         lo, hi = np.asarray(self.light[:3]), np.asarray(self.light[3:])
         off = np.maximum(np.maximum(lo - light, light - hi).max(1) - LIGHT_MARGIN, 0.0)
-        return np.clip(1.0 - off / LIGHT_MARGIN, 0.0, 1.0)
+        result: np.ndarray = np.clip(1.0 - off / LIGHT_MARGIN, 0.0, 1.0)
+        return result
 
     def adjust(self, crops: Sequence[np.ndarray], wb_crops: Sequence[np.ndarray], number: np.ndarray,
                colour: np.ndarray, owner: Sequence[int] | np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -335,7 +345,7 @@ class Calibration:
         ``owner``: for each crop, the index of a crop showing the same light
         and ink (the classify stage cuts each tile both ways up: the ink
         window is symmetric under a half turn), so they are measured once for
-        both (a read's time, issue 28: at most 10 % more)."""
+        both (a read's time: at most 10 % more)."""
         if not self.active or not len(crops):
             return number, colour
         own = np.arange(len(crops)) if owner is None else np.asarray(owner, np.int64)
@@ -435,7 +445,7 @@ class Calibration:
 MAX_FILE_BYTES = 4 << 20
 
 
-def _read_npz(path: Path) -> tuple[dict[str, np.ndarray], dict]:
+def _read_npz(path: Path) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """The arrays and the metadata of a calibration file, every array's size
     checked before it is read; :class:`DamagedCalibration` for anything else."""
     try:
@@ -473,7 +483,7 @@ REPORT_PART = {"crops": int, "errors_before": int, "errors_after": int, "used": 
 REPORT_GUARD = {"judge": str, "tiles": int, "shipped": int, "calibrated": int}
 
 
-def _report(report: object) -> dict:
+def _report(report: object) -> dict[str, Any]:
     """A calibration's report, checked where it is said (ValueError for an edited one)."""
     if not isinstance(report, dict):
         raise ValueError("its report is not a record")

@@ -75,7 +75,8 @@ def face_probs(pn: np.ndarray, pc: np.ndarray) -> np.ndarray:
     faces = (pc[:, :4, None] * pn[:, None, :13]).reshape(n, 52)  # colour-major: r1..r13, y1..
     fj = (pc[:, 4] * pn[:, 13])[:, None]
     p = np.concatenate([faces, fj], 1) + 1e-9
-    return p / p.sum(1, keepdims=True)
+    result: np.ndarray = p / p.sum(1, keepdims=True)
+    return result
 
 
 class Classifier:

@@ -31,7 +31,7 @@ class LookConfig:
     #: A plain grey border of this share of the long side on every side before
     #: the first look: in players' close-ups a tile is 10-16 % of the long
     #: side, larger than the detector was taught; a 30 % border lifted six
-    #: real Okey photos from 77 % to 93 % of tiles read (issue 24).
+    #: real Okey photos from 77 % to 93 % of tiles read.
     border: float = 0.3
     #: Long side (px) of the shrunk, bordered photo the oriented detector looks at.
     size: int = 416
@@ -182,6 +182,23 @@ class CropConfig:
     ink_distance: float = 45.0
     #: ... on at least this share of the face's middle.
     ink_share: float = 0.015
+    #: Margin around the tile's quad when it is cut upright, as a share of its
+    #: height / width: the numeral's edge stays inside the crop when the
+    #: corners are a few per cent off.
+    upright_margin: float = 0.08
+    #: The cream face is mapped to this BGR colour by the white balance
+    #: (``crops.white_balance``): the face colour of the training renders.
+    face_reference: tuple[float, float, float] = (215.0, 225.0, 230.0)
+    #: Channel gains of the white balance lie within these bounds: a dark or
+    #: odd crop is not blown up past them. 8 (was 4): under a dim, warm lamp a
+    #: face's blue channel needs ~10x, and at 4 the shared Okey photo's red 7
+    #: still read black; at 6-12 it read red (real-pixel choose part, "warm, dim light").
+    gain_bounds: tuple[float, float] = (0.5, 8.0)
+    #: A colour's distance from the face is ``|dL| + chroma_weight * |dab|``
+    #: (8-bit Lab), in the ink test, the corner fit's face-likeness and the
+    #: calibration's ink pixels alike: a coloured ink differs from the cream
+    #: face more in hue than in lightness, a shadow in lightness only.
+    chroma_weight: float = 1.5
 
 
 @dataclass(frozen=True)
@@ -244,7 +261,7 @@ class RectifyConfig:
     #: Band grown above and below the fitted tile tops and bottoms, as a share of
     #: the row's height: the fitted lines are loose, and the detector reads a tile
     #: better with some rack around it. Chosen on the player-style validation
-    #: renders (seed 9201) and the real training photos (models/README.md).
+    #: renders (seed 9201) and the real training photos (docs/results.md, the training log).
     margin: float = 0.5
     #: The band runs this many tile widths past the row's first and last tile.
     extend: float = 0.8
@@ -311,7 +328,7 @@ class OrderConfig:
 class FlagConfig:
     """When a read is flagged for the player to confirm.
 
-    Chosen on the real-pixel choose part with the rule kept since issue 24:
+    Chosen on the real-pixel choose part with the rule kept since the reader became a pipeline:
     of the rules flagging every wrong or false read there, the most
     sensitive flagging at most 5 % of the right reads (half the 10 % the
     product allows: the photos that judge it are few and differ). With the

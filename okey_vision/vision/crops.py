@@ -29,15 +29,6 @@ NUMBER_CLASSES: tuple[str, ...] = tuple(str(n) for n in range(1, 14)) + ("fj",)
 COLOR_CLASSES: tuple[str, ...] = ("r", "y", "b", "k", "fj")
 #: Classifier input size (square crops, padded with the crop's median colour).
 CROP_SIZE = 64
-#: Margin around the tile's quad, as a fraction of its height / width.
-UPRIGHT_MARGIN = 0.08
-#: The cream face is mapped to this BGR colour by :func:`white_balance`.
-FACE_REFERENCE = (215.0, 225.0, 230.0)
-#: Channel gains of the white balance lie within these bounds: a dark or odd
-#: crop is not blown up past them. 8 (was 4): under a dim, warm lamp a face's
-#: blue channel needs ~10x, and at 4 the shared Okey photo's red 7 still read
-#: black; at 6-12 it read red (real-pixel choose part, "warm, dim light").
-GAIN_BOUNDS = (0.5, 8.0)
 
 Quad = np.ndarray  # 4 x 2 float: TL, TR, BR, BL
 
@@ -88,7 +79,8 @@ def grown(quad: Quad, tall: float, wide: float) -> Quad:
     q = np.asarray(quad, np.float64)
     right, up, w, h = quad_axes(q)
     dv, dh = up * tall * h, right * wide * w
-    return q + np.array([dv - dh, dv + dh, -dv + dh, -dv - dh])
+    result: np.ndarray = q + np.array([dv - dh, dv + dh, -dv + dh, -dv - dh])
+    return result
 
 
 def turned(quad: Quad) -> Quad:
@@ -106,7 +98,7 @@ def quad_axes(quad: Quad) -> tuple[np.ndarray, np.ndarray, float, float]:
 
 
 def upright_crop(img: np.ndarray, quad: Quad, size: int = CROP_SIZE,
-                 margin: float | Sequence[float] = UPRIGHT_MARGIN) -> np.ndarray:
+                 margin: float | Sequence[float] = CropConfig.upright_margin) -> np.ndarray:
     """A ``size`` x ``size`` crop of the tile standing upright: the ordered quad,
     grown by ``margin`` (one value, or left, top, right, bottom), warped so the
     tile's height fills the crop and its width keeps the tile's aspect; the
@@ -176,7 +168,8 @@ def work_image(img: np.ndarray, quads: Sequence[Quad], tile_height: float, targe
 def face_colour(crop: np.ndarray) -> np.ndarray:
     """The tile face's colour in a crop (BGR): the median of its brightest
     third (the cream face covers most of an upright crop; inks are darker)."""
-    return face_colours([crop])[0]
+    result: np.ndarray = face_colours([crop])[0]
+    return result
 
 
 def face_colours(crops: Sequence[np.ndarray]) -> np.ndarray:
@@ -188,15 +181,17 @@ def face_colours(crops: Sequence[np.ndarray]) -> np.ndarray:
 
 
 def _balance_gains(face: np.ndarray) -> np.ndarray:
-    """Channel gains taking ``face`` to ``FACE_REFERENCE``, within ``GAIN_BOUNDS``."""
-    return np.clip(np.asarray(FACE_REFERENCE, np.float32) / face, *GAIN_BOUNDS)
+    """Channel gains taking ``face`` to ``CropConfig.face_reference``, within ``CropConfig.gain_bounds``."""
+    result: np.ndarray = np.clip(np.asarray(CropConfig.face_reference, np.float32) / face, *CropConfig.gain_bounds)
+    return result
 
 
 def white_balance(crop: np.ndarray, face: np.ndarray | None = None) -> np.ndarray:
-    """The crop with its channels scaled so the face becomes ``FACE_REFERENCE``
-    (gains within ``GAIN_BOUNDS``: a dark or odd crop is not blown up)."""
+    """The crop with its channels scaled so the face becomes ``CropConfig.face_reference``
+    (gains within ``CropConfig.gain_bounds``: a dark or odd crop is not blown up)."""
     f = face_colour(crop) if face is None else face
-    return np.clip(crop.astype(np.float32) * _balance_gains(f), 0, 255).astype(np.uint8)
+    result: np.ndarray = np.clip(crop.astype(np.float32) * _balance_gains(f), 0, 255).astype(np.uint8)
+    return result
 
 
 def white_balance_all(crops: Sequence[np.ndarray]) -> list[np.ndarray]:
@@ -241,7 +236,8 @@ def _masked_median(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
     vals = np.sort(np.where(mask[..., None], values, -np.inf), axis=1)   # the subset last
     start = values.shape[1] - cnt
     rows = np.arange(len(values))
-    return (vals[rows, start + cnt // 2] + vals[rows, start + (cnt - 1) // 2]) / 2
+    result: np.ndarray = (vals[rows, start + cnt // 2] + vals[rows, start + (cnt - 1) // 2]) / 2
+    return result
 
 
 def have_ink(img: np.ndarray, quads: Sequence[Quad], min_share: float = CropConfig.ink_share,
@@ -257,6 +253,6 @@ def have_ink(img: np.ndarray, quads: Sequence[Quad], min_share: float = CropConf
     lab = lab.astype(np.float32)
     thr = np.quantile(lab[..., 0], 0.6, axis=1)
     ref = _masked_median(lab, lab[..., 0] >= thr[:, None])
-    dist = np.abs(lab[..., 0] - ref[:, None, 0]) + 1.5 * np.hypot(lab[..., 1] - ref[:, None, 1],
-                                                                   lab[..., 2] - ref[:, None, 2])
+    dist = np.abs(lab[..., 0] - ref[:, None, 0]) + CropConfig.chroma_weight * np.hypot(
+        lab[..., 1] - ref[:, None, 1], lab[..., 2] - ref[:, None, 2])
     return [bool(v >= min_share) for v in (dist > distance).mean(1)]

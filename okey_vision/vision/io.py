@@ -71,7 +71,8 @@ class Photo:
     @property
     def scale(self) -> float:
         """Decoded pixels per input pixel (1.0 unless reduced or shrunk)."""
-        return self.image.shape[1] / self.width
+        result: float = self.image.shape[1] / self.width
+        return result
 
 
 def load_photo(path: str | Path, max_side: int = MAX_SIDE) -> Photo:
@@ -298,10 +299,12 @@ def _to_uint8(img: np.ndarray) -> np.ndarray:
         info = np.iinfo(img.dtype)
         # scale by the type's range: a 16-bit photo's 40000 is bright, not 255-clipped
         top = float(info.max)
-        return np.clip(img.astype(np.float64) * (255.0 / top), 0, 255).round().astype(np.uint8)
+        result: np.ndarray = np.clip(img.astype(np.float64) * (255.0 / top), 0, 255).round().astype(np.uint8)
+        return result
     if np.issubdtype(img.dtype, np.floating):
         img = np.nan_to_num(img.astype(np.float64), nan=0.0, posinf=255.0, neginf=0.0)
         if img.max() <= 1.0:
             img = img * 255.0
-        return np.clip(img, 0, 255).round().astype(np.uint8)
+        result = np.clip(img, 0, 255).round().astype(np.uint8)
+        return result
     raise ImageError(f"not an image array: dtype {img.dtype}")

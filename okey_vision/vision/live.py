@@ -32,18 +32,56 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-#: Seconds between two reads at most (while reading after a change).
-READ_INTERVAL = 0.1
-#: Seconds between two looks at the newest frame (the cheap change test).
-CHECK_INTERVAL = 0.1
-#: How long the view must stay still after a change before it is read (s).
-SETTLE = 0.2
-#: Reads after a change before giving up on a steady hand for a while.
-MAX_READS = 6
-#: After that many reads without a steady hand, wait this long (s) before trying again.
-RETRY = 2.0
+if TYPE_CHECKING:
+    import numpy as np
+
+    from okey_vision.vision.reads import TileRead
+
+
+@dataclass(frozen=True)
+class LiveConfig:
+    """The live view's tuned values, each with its reason (the reader's own are :mod:`okey_vision.vision.config`)."""
+
+    #: Seconds between two reads at most while reading after a change: a read
+    #: takes about this long on a phone-sized frame, so reads never queue.
+    read_interval: float = 0.1
+    #: Seconds between two looks at the newest frame (the cheap change test):
+    #: a look costs a few ms, so ten a second follow a hand without load.
+    check_interval: float = 0.1
+    #: How long the view must stay still after a change before it is read (s):
+    #: a tile being placed is in motion for about this long.
+    settle: float = 0.2
+    #: Reads after a change before giving up on a steady hand for a while (a
+    #: hand half hidden by a finger never steadies: stop spending the CPU).
+    max_reads: int = 6
+    #: After that many reads without a steady hand, wait this long (s) before trying again.
+    retry: float = 2.0
+    #: No frame for this long (s): the player closed the camera, the worker stops.
+    idle: float = 30.0
+    #: The hand shown changes when ``quorum`` of the last ``window`` reads agree
+    #: (tile by tile): 2 of 3 drops a single misread and still follows a new hand in two reads.
+    window: int = 3
+    quorum: int = 2
+    #: Width (px) of the grey copy the change test compares: noise averages
+    #: out, and a tile still covers several of its pixels.
+    thumb_width: int = 192
+    #: Grey levels a pixel must change by (after the frames' common brightness
+    #: change) to count: above a phone camera's noise at that size.
+    level: float = 16.0
+    #: Changed pixels (more than this many) that make a change: a tile moved
+    #: changes dozens, noise a few.
+    pixels: int = 4
+    #: Phase-correlation response under which the camera's shift is not
+    #: trusted (the view itself changed, not the camera).
+    min_response: float = 0.15
+    #: Share of the tiles' extent added each side of the watched region (a tile added at an end).
+    region_margin: float = 0.25
+
+
+#: The live view's values in use.
+LIVE = LiveConfig()
 
 # The live view runs on threads the page cannot show: what happens there
 # (frames arriving, a read failing, the hand changing) goes to the app's log.
@@ -56,7 +94,7 @@ class FrameVoter:
     The hand shown changes only when ``quorum`` of the last reads agree on
     the number of tiles and, position by position, on each tile."""
 
-    def __init__(self, window: int = 5, quorum: int = 3) -> None:
+    def __init__(self, window: int = LIVE.window, quorum: int = LIVE.quorum) -> None:
         self.window = window
         self.quorum = quorum
         self._reads: deque[tuple[str, ...]] = deque(maxlen=window)
@@ -121,7 +159,8 @@ class ViewChange:
     compared by value.
     """
 
-    def __init__(self, width: int = 192, level: float = 16.0, pixels: int = 4, min_response: float = 0.15) -> None:
+    def __init__(self, width: int = LIVE.thumb_width, level: float = LIVE.level, pixels: int = LIVE.pixels,
+                 min_response: float = LIVE.min_response) -> None:
         self.width = width
         self.level = level
         self.pixels = pixels
@@ -226,6 +265,8 @@ class LiveState:
 Advise = Callable[[tuple[str, ...], "str | None"], tuple[Any, Any]]
 #: ``draw(frame, corners by rack place, move, thick=..., part=...)``: the move drawn on a frame, in place.
 DrawMove = Callable[..., None]
+#: ``read(frame) -> reads``: the shared reader's read of one BGR frame.
+Read = Callable[["np.ndarray"], "Sequence[TileRead]"]
 
 
 class LiveReader:
@@ -240,18 +281,19 @@ class LiveReader:
     ``draw`` draws the move on a frame (:meth:`annotate`; the app's drawing,
     :func:`okey_vision.report.photo.draw_move`); without it no move is drawn."""
 
-    def __init__(self, read: Callable, interval: float = READ_INTERVAL, idle: float = 30.0,
-                 voter: FrameVoter | None = None, check: float = CHECK_INTERVAL, settle: float = SETTLE,
-                 change: ViewChange | None = None, draw: DrawMove | None = None) -> None:
+    def __init__(self, read: Read, interval: float = LIVE.read_interval, idle: float = LIVE.idle,
+                 voter: FrameVoter | None = None, check: float = LIVE.check_interval, settle: float = LIVE.settle,
+                 change: ViewChange | None = None, draw: DrawMove | None = None, config: LiveConfig = LIVE) -> None:
         self._read = read
         self._draw = draw
+        self.config = config
         self.interval = interval
         self.check = min(check, interval)
         self.settle = settle
         self.idle = idle
-        self.voter = voter or FrameVoter(window=3, quorum=2)
-        self.change = change or ViewChange()
-        self._frame = None
+        self.voter = voter or FrameVoter(config.window, config.quorum)
+        self.change = change or ViewChange(config.thumb_width, config.level, config.pixels, config.min_response)
+        self._frame: np.ndarray | None = None
         self._frame_at = 0.0
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -266,7 +308,8 @@ class LiveReader:
         self._failures = 0
         # the change test's state (worker thread only)
         self._region: tuple[int, int, int, int] | None = None
-        self._ref = self._last_thumb = self._looked = None
+        self._ref = self._last_thumb = None
+        self._looked: np.ndarray | None = None
         self._pending = False
         self._reading = True  # the first frame is read
         self._settled = False
@@ -287,7 +330,7 @@ class LiveReader:
         self._move: Any = None
 
     # -- the camera's thread ---------------------------------------------------------
-    def offer(self, frame) -> None:
+    def offer(self, frame: np.ndarray) -> None:
         """The camera thread hands over its newest frame (BGR array); cheap."""
         if self._frames == 0:
             log.info("live: first camera frame (%s)", "x".join(map(str, getattr(frame, "shape", ())[:2][::-1])))
@@ -300,7 +343,7 @@ class LiveReader:
             self._thread = threading.Thread(target=self._run, name="okey-live-reader", daemon=True)
             self._thread.start()
 
-    def annotate(self, frame):
+    def annotate(self, frame: np.ndarray) -> np.ndarray:
         """``frame`` (BGR array) with the move drawn on it where the rack is
         now: a copy, the tile to throw ringed, the melds outlined; the frame
         itself while there is no move to draw or the rack is changing."""
@@ -311,7 +354,7 @@ class LiveReader:
             return frame  # nothing to draw, or the rack is changing: no move drawn on tiles that moved
         if draw_move is None:
             return frame
-        out = frame.copy()
+        out: np.ndarray = frame.copy()
         moved = {i: tuple((x + dx, y + dy) for x, y in q) for i, q in enumerate(quads)}
         draw_move(out, moved, move, thick=max(2, round(max(frame.shape[:2]) / 400)), part=dict(enumerate(rows)))
         return out
@@ -360,7 +403,7 @@ class LiveReader:
             self._advise_hand()
             self._stop.wait(max(0.0, self.check - (time.monotonic() - t0)))
 
-    def _wants_read(self, frame, now: float) -> bool:
+    def _wants_read(self, frame: np.ndarray, now: float) -> bool:
         """The change test on the newest frame: whether to read it now."""
         if frame is not self._looked:  # a new frame: its thumbnail (the same frame is not looked at twice)
             self._looked = frame
@@ -391,7 +434,7 @@ class LiveReader:
             self._settled = True  # of a still view: a sure first read is shown at once
         return self._reading and now - self._read_at >= self.interval
 
-    def _read_frame(self, frame) -> None:
+    def _read_frame(self, frame: np.ndarray) -> None:
         from okey_vision.vision.reads import APART, corners
 
         t0 = time.monotonic()
@@ -407,8 +450,8 @@ class LiveReader:
         done = time.monotonic()
         self._reads_now += 1
         if reads is None:
-            if self._reads_now >= MAX_READS:
-                self._reading, self._retry_at, self._pending = False, done + RETRY, True
+            if self._reads_now >= self.config.max_reads:
+                self._reading, self._retry_at, self._pending = False, done + self.config.retry, True
             return
         rack = [r for r in reads if r.row != APART]
         apart = [r for r in reads if r.row == APART and not r.tile.is_false_joker]
@@ -434,8 +477,8 @@ class LiveReader:
             self._read_seconds = done - t0
         if self.voter.steady:
             self._reading = False  # nothing more to read until the view changes
-        elif self._reads_now >= MAX_READS:
-            self._reading, self._retry_at, self._pending = False, done + RETRY, True
+        elif self._reads_now >= self.config.max_reads:
+            self._reading, self._retry_at, self._pending = False, done + self.config.retry, True
 
     def _advise_hand(self) -> None:
         """Advise the hand shown when it, or what its advice depends on, changed."""
@@ -454,7 +497,8 @@ class LiveReader:
             self._advice, self._move, self._advised = advice, move, (hand, key, ind)
 
 
-def rack_region(reads: Sequence[Any], frame: Any, margin: float = 0.25) -> tuple[int, int, int, int] | None:
+def rack_region(reads: Sequence[Any], frame: Any,
+                margin: float = LIVE.region_margin) -> tuple[int, int, int, int] | None:
     """The region the change test watches: around every tile read (a quarter
     of the tiles' extent more each side, for a tile added at an end); the
     whole frame when nothing was read or the frame is not an image."""
@@ -469,5 +513,4 @@ def rack_region(reads: Sequence[Any], frame: Any, margin: float = 0.25) -> tuple
     return (max(0, int(x1 - mx)), max(0, int(y1 - my)), min(w, int(x2 + mx) + 1), min(h, int(y2 + my) + 1))
 
 
-__all__ = ["CHECK_INTERVAL", "READ_INTERVAL", "SETTLE", "FrameVoter", "LiveReader", "LiveState", "ViewChange",
-           "rack_region"]
+__all__ = ["LIVE", "FrameVoter", "LiveConfig", "LiveReader", "LiveState", "ViewChange", "rack_region"]

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 
 @lru_cache(maxsize=1)
-def _libc():
+def _libc() -> ctypes.CDLL | None:
     name = ctypes.util.find_library("c")
     try:
         lib = ctypes.CDLL(name) if name else None

@@ -172,7 +172,8 @@ class Net:
         return self._run(x)
 
     def _run_onnx(self, x: np.ndarray) -> np.ndarray:
-        return self.sess.run(None, {self.input: x})[0]
+        result: np.ndarray = self.sess.run(None, {self.input: x})[0]
+        return result
 
 
 def _bad(path: Path, exc: Exception) -> str:

@@ -11,7 +11,7 @@ photo is warped (:func:`normalise`) so that
 
 on a grey canvas with a margin around it. Real close-ups (a tile 10-16 % of
 the photo's long side) and photos turned 30-60 degrees read much worse as
-they come than bordered and levelled (issue 24: 77 % against 96 % of the
+they come than bordered and levelled (77 % against 96 % of the
 tiles on six real Okey photos). :class:`View` keeps the photo-to-view
 matrix, so the boxes found on the view map back to the photo, where the
 tiles are cut at full resolution.
@@ -170,11 +170,13 @@ class View:
     def to_photo(self, quad: Quad) -> Quad:
         """Corners on the view mapped back onto the photo."""
         m = self.inverse
-        return np.asarray(quad, np.float64) @ m[:, :2].T + m[:, 2]
+        result: np.ndarray = np.asarray(quad, np.float64) @ m[:, :2].T + m[:, 2]
+        return result
 
     def to_view(self, quad: Quad) -> Quad:
         """Corners on the photo mapped onto the view."""
-        return np.asarray(quad, np.float64) @ self.matrix[:, :2].T + self.matrix[:, 2]
+        result: np.ndarray = np.asarray(quad, np.float64) @ self.matrix[:, :2].T + self.matrix[:, 2]
+        return result
 
 
 def view_matrix(w: int, h: int, pose: RackPose, config: NormaliseConfig, region: np.ndarray | None = None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from okey_vision.tiles import Hand, Tile, parse_tile  # noqa: F401 - parse_tile: the doctest above
 from okey_vision.vision.config import FlagConfig
@@ -72,7 +73,7 @@ class TileRead:
         x1, y1, x2, y2 = (round(v * factor, 1) for v in self.box)
         return replace(self, box=(x1, y1, x2, y2), quad=quad, along=along)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary (box in input pixels)."""
         return {
             "tile": self.tile.name,

@@ -214,7 +214,8 @@ def to_photo(quad: Quad, places: Sequence[Placement], strips: Sequence[RowStrip]
         if p.y0 <= cy < p.y0 + rs.size[1]:
             local = q + [p.x0, -p.y0]
             back = np.linalg.inv(rs.transform)
-            return cv2.perspectiveTransform(local[None], back)[0]
+            result: np.ndarray | None = cv2.perspectiveTransform(local[None], back)[0]
+            return result
     return None
 
 
@@ -224,7 +225,8 @@ def to_canvas(quad: Quad, place: Placement, strip: RowStrip) -> Quad:
     import cv2
 
     q = cv2.perspectiveTransform(np.asarray(quad, np.float64)[None], strip.transform)[0]
-    return q - [place.x0, -place.y0]
+    result: np.ndarray = q - [place.x0, -place.y0]
+    return result
 
 
 __all__ = ["DEFAULT", "Placement", "RowStrip", "canvases", "lean", "row_strips", "rows_of", "to_canvas",

@@ -38,7 +38,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from okey_vision.vision.config import RefineConfig
+from okey_vision.vision.config import CropConfig, RefineConfig
 from okey_vision.vision.crops import Quad, aligned, quad_axes
 
 #: The shipped fitting settings.
@@ -54,8 +54,9 @@ def face_likeness(patch: np.ndarray, centre: tuple[slice, slice], c: RefineConfi
     lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
     mid = lab[centre].reshape(-1, 3)
     ref = np.median(mid[mid[:, 0] >= np.quantile(mid[:, 0], 0.5)], axis=0)
-    d = np.abs(lab[..., 0] - ref[0]) + 1.5 * np.hypot(lab[..., 1] - ref[1], lab[..., 2] - ref[2])
-    return np.clip(1.0 - d / c.face_distance, 0.0, 1.0)
+    d = np.abs(lab[..., 0] - ref[0]) + CropConfig.chroma_weight * np.hypot(lab[..., 1] - ref[1], lab[..., 2] - ref[2])
+    result: np.ndarray = np.clip(1.0 - d / c.face_distance, 0.0, 1.0)
+    return result
 
 
 def edge_maps(f: np.ndarray, c: RefineConfig = DEFAULT) -> tuple[np.ndarray, np.ndarray]:
@@ -122,7 +123,8 @@ def _intersect(a0: np.ndarray, a1: np.ndarray, b0: np.ndarray, b1: np.ndarray) -
     if abs(den) < 1e-6:
         return None
     s = ((b0[0] - a0[0]) * db[1] - (b0[1] - a0[1]) * db[0]) / den
-    return a0 + s * da
+    result: np.ndarray | None = a0 + s * da
+    return result
 
 
 def _convex(q: np.ndarray) -> bool:

@@ -9,7 +9,7 @@ by default) and exits non-zero if the advice is missing or the page shows a
 traceback. The Turkish pages (photo, check, live, scores) must show no
 English word of the interface and no tile in the Latin notation, counting
 what a player sees: the visible text, the texts CSS puts on Streamlit's own
-widgets, and placeholders (issue 36; ``tests/browser/turkish.py`` holds the words).
+widgets, and placeholders (``tests/browser/turkish.py`` holds the words).
 Run with the default ``--out``, it makes the README's screenshots afresh
 (``docs/app_*.png``).
 
@@ -242,7 +242,7 @@ def wait_idle(page, timeout: float, must_see: str = "", settle: float = 1.5) -> 
 
 
 def turkish_words(text: str, where: str) -> list[str]:
-    """Issue 36: what a Turkish page says in English or in the Latin notation (failures; nothing: [])."""
+    """What a Turkish page says in English or in the Latin notation (failures; nothing: [])."""
     from turkish import english_words, latin_tiles
 
     english, latin = sorted(set(english_words(text))), sorted(set(latin_tiles(text)))
@@ -257,7 +257,7 @@ def turkish_words(text: str, where: str) -> list[str]:
 
 
 def turkish_pages(browser, timeout: float, photo: Path) -> list[str]:
-    """The Turkish pages in Chromium (issue 36): the photo page (the sample advised, a photo
+    """The Turkish pages in Chromium: the photo page (the sample advised, a photo
     uploaded), the check page (two photos checked), the live page (its camera widget too) and
     the scores (the table started): no English word of the interface, no Latin tile."""
     failures: list[str] = []
@@ -531,7 +531,7 @@ def phone_check(browser, lang: str, timeout: float, folder: Path) -> list[str]:
         if box["y"] + box["height"] > PHONE["height"]:
             failures.append(f"phone ({lang}): the action line ends at {box['y'] + box['height']:.0f} px, "
                             f"below the first {PHONE['height']} px")
-    if lang == "tr":  # issue 26: no tile in the Latin notation; the uploader in Turkish
+    if lang == "tr":  # No tile in the Latin notation; the uploader in Turkish
         from turkish import latin_tiles
 
         latin = sorted(set(latin_tiles(visible_text(page))))

@@ -1,4 +1,4 @@
-"""The organiser's report in a real browser (issue 27; run by ``.ci/run``, not
+"""The organiser's report in a real browser (run by ``.ci/run``, not
 collected by pytest).
 
 Writes the rendered racks with known hands (``okey_vision/eval/racks.py``) and a

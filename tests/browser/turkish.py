@@ -1,4 +1,4 @@
-"""What a Turkish page or ``--lang tr`` output must not say (issue 36): an
+"""What a Turkish page or ``--lang tr`` output must not say: an
 English word of the interface, or a tile in the project's Latin notation
 (a Turkish player reads *k* as kırmızı, red).
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 11: the weights travel with the package. Build a wheel, install it with
+# The weights travel with the package. Build a wheel, install it with
 # the light `vision` extra into a fresh virtual environment (no checkout on the
 # path, no torch), and read the shipped sample photo from another folder.
 set -euo pipefail
@@ -28,14 +28,14 @@ names = " ".join(hand)
 print(f"check_wheel: read {len(hand)} rack tiles from the installed wheel: {names}")
 assert len(hand) >= 10, "the installed reader read almost nothing"
 '
-# issue 27: the organiser's check from the installed wheel, no app installed (the sample is one exchange
+# The organiser's check from the installed wheel, no app installed (the sample is one exchange
 # from declaring: exit 1), its report written
 set +e
 "$work/env/bin/okey-vision" check "$photo" --json --html "$work/report.html" > "$work/check.json"; code=$?
 set -e
 echo "check_wheel: okey-vision check: exit $code: $(cut -c1-160 "$work/check.json")"
 [ "$code" = 1 ] && grep -q '"can_declare": false' "$work/check.json" && grep -q 'class="card' "$work/report.html"
-# issue 35: the calibration's guard judges from the installed wheel exactly as from the checkout (the
+# The calibration's guard judges from the installed wheel exactly as from the checkout (the
 # same views of the same shared real photos, found through $OKEY_VISION_REAL_PIXELS)
 real="${OKEY_VISION_REAL_PIXELS:-$repo/../shared/datasets}"
 if [ -d "$real" ]; then

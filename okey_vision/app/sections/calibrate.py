@@ -1,4 +1,4 @@
-"""Learning the player's tile set, in the sidebar (issue 28): the consent
+"""Learning the player's tile set, in the sidebar: the consent
 switch (off by default), the tiles kept, and the button that learns the set.
 
 With the switch on, every read the player confirms or corrects (and a hand

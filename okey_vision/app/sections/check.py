@@ -1,4 +1,4 @@
-"""The organiser's page, "Check hands" (issue 27): many photos of declared
+"""The organiser's page, "Check hands": many photos of declared
 hands uploaded at once, each read and checked (:mod:`okey_vision.check`),
 shown as the report's cards (:mod:`okey_vision.report.html`), and the report
 offered for download. Opened by its switch in the sidebar (the players'
