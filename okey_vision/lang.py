@@ -158,6 +158,7 @@ ERRORS_TR: dict[str, str] = {
     "too_many_copies": "{tile} taşından {n} tane var: sette yalnız {copies} tane olur",
     "fj_indicator": "sahte okey gösterge olamaz",
     "hand_too_big": "bir elde en çok {most} taş olur, burada {n} taş var",
+    "not_a_meld": "{tiles}: ne seri, ne grup, ne de çift",
 }
 
 
