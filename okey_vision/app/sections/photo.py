@@ -109,7 +109,7 @@ def take_photo(app: AppState, name: str, data: bytes | None) -> None:
         error = tx("reader_missing", why=msg)
     else:
         try:
-            got = read_photo(img, read, app.lang)
+            got = read_photo(img, read, app.lang, most=app.game.max_hand)
         except OkeyError as exc:
             error = error_message(exc, app.lang)
         except Exception as exc:  # noqa: BLE001 - a reader failure is a message, not a traceback

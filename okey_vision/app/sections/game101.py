@@ -1,0 +1,168 @@
+"""101 Okey's page: the game switch (Okey or 101), the advice for a 101 rack
+first (open now, or how far the opening is: 'Not yet: 87 of 101'), the
+melds on the table (typed, or read from a photo of the table), the
+player's own opening, and the words of 101."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from okey_vision.app.sections.common import html, log, reader, state, sync_widget, tx
+from okey_vision.app.sections.photo import IMAGE_TYPES, photo_key
+from okey_vision.app.state import AppState
+from okey_vision.app.table import laid_melds, meld_groups, table_text
+from okey_vision.coach import text as coach_words
+from okey_vision.errors import OkeyError
+from okey_vision.lang import WORDS_101, count, fill
+from okey_vision.melds import Meld
+from okey_vision.report import render
+from okey_vision.report.photo import decode_photo
+from okey_vision.report.text import error_message, in_words, sentence
+from okey_vision.tiles import Game, okey_of
+from okey_vision.yuzbir import Action101, Advice101, Opened, advise101
+
+#: How each opening state is said (its text key).
+OPENED_KEYS = {Opened.NO: "opened_no", Opened.MELDS: "opened_melds", Opened.PAIRS: "opened_pairs"}
+
+
+def game_switch(app: AppState) -> Game:
+    """Okey or 101: from ?game= at first, then the switch (kept in the URL); the game chosen."""
+
+    def changed() -> None:
+        app.set_game(Game(st.session_state.game_pick))
+        st.query_params["game"] = app.game.value
+
+    sync_widget("game_pick", app.game.value)
+    st.radio(tx("game_pick"), [g.value for g in Game], key="game_pick", horizontal=True, on_change=changed,
+             format_func=lambda v: Game(v).label, help=tx("game_help"), label_visibility="collapsed")
+    return app.game
+
+
+def table_melds(app: AppState) -> tuple[tuple[Meld, ...], str]:
+    """The melds on the table and why their text was refused ('' when it was not)."""
+    if not app.table_text.strip():
+        return (), ""
+    if app.round.indicator is None:
+        return (), tx("table101_no_indicator")
+    try:
+        return laid_melds(app.table_text, app.round.indicator), ""
+    except OkeyError as exc:
+        return (), sentence(error_message(exc, app.lang))
+
+
+def advice101(app: AppState, melds: tuple[Meld, ...]) -> Advice101 | str:
+    """The 101 advice for the hand, or the one sentence that says what is missing."""
+    lang = app.lang
+    if not app.entries:
+        return coach_words.say("no_tiles", lang)
+    if app.round.indicator is None:
+        return tx("ask_indicator") if app.photo is not None and app.photo.reads is not None else \
+            coach_words.say("no_indicator", lang)
+    try:
+        return advise101(app.tiles, app.round.indicator, table=melds, opened=app.opened, offered=app.offered,
+                         seen=app.round.seen_tiles())
+    except OkeyError as exc:
+        return sentence(error_message(exc, lang))
+
+
+def show_advice101(app: AppState, advice: Advice101) -> None:
+    """The move first and large (open now, or 'Not yet: 87 of 101'), then
+    why, and the hand drawn as the advice groups it."""
+    lang = app.lang
+    lines = [in_words(line, lang) for line in advice.lines(lang)]
+    okey = advice.opening.okey
+    with st.container(key="action"):
+        if advice.action in (Action101.OPEN, Action101.FINISH, Action101.LAY):
+            st.success(lines[0])
+        else:
+            st.info(lines[0])
+        if advice.discard is not None and advice.action is not Action101.TAKE:
+            html(render.css(lang) + render.action_html(tx("throw_this"), advice.discard, okey, lang))
+    for line in lines[1:]:
+        st.caption(line)
+    opening = advice.opening
+    shown = advice.lay or (opening.melds if advice.opened is Opened.NO else ())
+    used = [t for m in shown for t in m.tiles]
+    rest = list(app.tiles)
+    for t in used:
+        rest.remove(t)
+    html(render.hand_html(shown, rest, okey, discard=advice.discard, lang=lang))
+
+
+def opened_picker(app: AppState) -> None:
+    """How the player has opened this round: not yet, with runs and sets, with pairs."""
+
+    def changed() -> None:
+        app.opened = Opened(st.session_state.opened_pick)
+
+    sync_widget("opened_pick", app.opened.value)
+    labels = {o.value: tx(OPENED_KEYS[o]) for o in Opened}  # fixed now: a later language switch redraws them
+    st.radio(tx("opened_pick"), [o.value for o in Opened], key="opened_pick", horizontal=True,
+             format_func=labels.__getitem__, on_change=changed, help=tx("opened_help"))
+
+
+def table_section(app: AppState, melds: tuple[Meld, ...], problem: str) -> None:
+    """The melds on the table: typed (or corrected) in one box, or read from
+    a photo of the table into that box; drawn as tiles; and the player's opening."""
+    with st.expander(tx("table101", n=len(melds)), expanded=True):
+        opened_picker(app)
+
+        def typed() -> None:
+            app.table_text = st.session_state.table_text
+
+        sync_widget("table_text", app.table_text)
+        st.text_input(tx("table101_input"), key="table_text", on_change=typed,
+                      placeholder=tx("table101_placeholder"), help=tx("table101_help"))
+        table_photo(app)
+        if app.table_note:
+            st.caption(app.table_note)
+        if problem:
+            st.warning(problem)
+        elif melds:
+            okey = okey_of(app.round.indicator) if app.round.indicator is not None else None
+            html(render.css(app.lang) + render.hand_html(melds, [], okey, lang=app.lang))
+        else:
+            st.caption(tx("table101_empty"))
+
+
+def table_photo(app: AppState) -> None:
+    """A photo of the table's melds, read once into the table's text box."""
+    shot = st.file_uploader(tx("table101_photo"), type=IMAGE_TYPES, key="table_upload")
+    if shot is None:
+        return
+    data = shot.getvalue()
+    key = photo_key(shot.name, data)
+    if key == app.table_photo:
+        return
+    app.table_photo = key
+    read, why = reader()
+    try:
+        if read is None:
+            raise OkeyError(tx("reader_missing", why=why))
+        img = decode_photo(data, shot.name)
+        reads = list(read(img))
+    except OkeyError as exc:
+        app.table_note = sentence(error_message(exc, app.lang))
+        return
+    except Exception as exc:  # noqa: BLE001 - a reader failure is a message, not a traceback
+        log.error("reader failed on the table photo %r: %s", shot.name, exc)
+        app.table_note = tx("reader_failed", why=type(exc).__name__)
+        return
+    groups = meld_groups(reads)
+    if not groups:
+        app.table_note = tx("table101_none", photo=shot.name)
+        return
+    app.table_text = table_text(groups)
+    app.table_note = tx("table101_read", photo=shot.name, n=count(len(reads), "tile", app.lang))
+    st.rerun()
+
+
+def words_section(app: AppState) -> None:
+    """The words of 101 with what each means, in the page's language."""
+    with st.expander(tx("words101"), expanded=False):
+        for term in WORDS_101:
+            st.markdown("- " + fill(WORDS_101, term, state().lang))
+
+
+__all__ = ["advice101", "game_switch", "show_advice101", "table_melds", "table_section",
+           "words_section"]
