@@ -164,7 +164,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "game_pick": ("Game", "Oyun"),
     "game_help": ("Classic Okey (14 tiles, finish the hand) or 101 (21-22 tiles, open with 101 points, "
                   "penalty scores); ?game=101 opens 101",
-                  "Klasik Okey (14 taş, eli bitir) ya da 101 (21-22 taş, 101 puanla açılır, ceza puanı); "
+                  "Klasik Okey (14 taş, eli bitir) ya da yüzbir, 101 (21-22 taş, 101 puanla açılır, ceza puanı); "
                   "?game=101 doğrudan 101'i açar"),
     "words101": ("The words of 101", "101'in terimleri"),
     "opened_pick": ("Your opening this round", "Bu elde açışın"),
