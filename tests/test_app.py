@@ -723,7 +723,7 @@ def test_the_game_switch_turns_the_page_to_101_and_back(monkeypatch):
     assert_clean(at)
     assert app_state(at).game.value == "101" and at.query_params["game"] == "101"
     # the sample's 15 tiles open with 112 points: r4 r5 r6 (r4 the okey), r9 r10 r11, y10-y13 and a set with the okey
-    assert [s.value for s in at.success][0].startswith("Open now with 112 points")
+    assert at.success[0].value.startswith("Open now with 112 points")
     assert "scheme_pick" not in [r.key for r in at.radio]  # 101 scores its own way
     at.radio(key="game_pick").set_value("okey").run()
     assert_clean(at)
@@ -733,9 +733,9 @@ def test_the_game_switch_turns_the_page_to_101_and_back(monkeypatch):
 def test_a_101_rack_photo_says_how_far_the_opening_is(monkeypatch):
     at = start(monkeypatch, reads=rack_reads(HAND_87, "b4"), game="101")
     assert len(app_state(at).entries) == 21  # a 101 rack keeps all its tiles (a classic one at most 15)
-    assert [i.value for i in at.info][0] == "Not yet: 87 of 101."
+    assert at.info[0].value == "Not yet: 87 of 101."
     at.radio(key="lang_pick").set_value("tr").run()
-    assert [i.value for i in at.info][0] == "Henüz değil: 101 puandan 87."
+    assert at.info[0].value == "Henüz değil: 101 puandan 87."
     assert_turkish(at)
 
 
