@@ -164,10 +164,9 @@ def test_a_blank_tile_is_not_read(reader: RackReader, seed: int) -> None:
     assert len(reads) == len(scene.tiles)
 
 
-#: A 101 Okey starter's rack: 22 tiles, both rows full (11 and 11), the
-#: indicator beside it; tiles a little smaller than ``CLEAN_RACK``'s, so the
-#: longer rows stay in the frame.
-HAND_101 = "r3 r4 r5 r6 | k7 b7 y7 | y10 y11 y12 y13 | b1 b1 | k9 k10 k11 | r13 y13 b13 | fj | k2 y4"
+#: A 101 Okey starter's rack (``synth.sample.HAND_101``: 22 tiles, both rows
+#: full, 11 and 11), the indicator beside it; tiles a little smaller than
+#: ``CLEAN_RACK``'s, so the longer rows stay in the frame.
 CLEAN_101 = CLEAN_RACK.replace(p_indicator=1.0, tile_height=(55.0, 65.0))
 
 
@@ -176,6 +175,7 @@ CLEAN_101 = CLEAN_RACK.replace(p_indicator=1.0, tile_height=(55.0, 65.0))
     2, 3, 7])
 def test_reads_a_22_tile_rack_exactly(reader: RackReader, seed: int) -> None:
     from okey_vision.synth.render import Deal
+    from okey_vision.synth.sample import HAND_101
     from okey_vision.tiles import parse_hand, parse_tile
 
     deal = Deal.of([parse_hand(g) for g in HAND_101.split("|")], parse_tile("k1"))
@@ -194,6 +194,17 @@ def test_reads_a_turned_101_rack_in_rack_order(reader: RackReader, tiles: int, s
     truth = rack_truth(scene)
     assert len(truth) == tiles
     assert rack_names(reader.read(scene.image)) == truth
+
+
+def test_the_101_sample_rack_is_read_exactly(reader: RackReader) -> None:
+    # the 22-tile rack the browser check uploads on the 101 page, as a JPEG
+    from okey_vision.synth.sample import HAND_101, INDICATOR_101, render_101_rack
+    from okey_vision.vision.io import decode_image
+
+    data, _scene = render_101_rack()
+    reads = reader.read_photo(decode_image(data, "yuzbir.jpg"))
+    assert rack_names(reads) == HAND_101.replace("|", " ").split()
+    assert [r.name for r in reads if r.row == APART] == [INDICATOR_101]
 
 
 def test_a_greyscale_photo_flags_every_read(reader: RackReader) -> None:

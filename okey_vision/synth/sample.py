@@ -61,6 +61,34 @@ def render_test_rack(seed: int = TEST_SEED, quality: int = 92):
     return buf.tobytes(), scene
 
 
+#: A 101 Okey starter's rack for the tests and the browser check: 22 tiles
+#: on two full rows (11 and 11), the indicator k1 apart (so k2 is the okey);
+#: it opens with 167 points and throws y4.
+HAND_101 = "r3 r4 r5 r6 | k7 b7 y7 | y10 y11 y12 y13 | b1 b1 | k9 k10 k11 | r13 y13 b13 | fj | k2 y4"
+INDICATOR_101 = "k1"
+#: Its seed: a clean render the shipped reader reads exactly (the rack in
+#: rack order, the indicator the one tile apart; r6, b7 and k10 flagged).
+SEED_101 = 5
+
+
+def render_101_rack(seed: int = SEED_101, quality: int = 92):
+    """(JPEG bytes, scene) of :data:`HAND_101` on a clean rendered rack in the
+    sample's settings, its tiles a little smaller so both long rows fit."""
+    import cv2
+
+    from okey_vision.synth import SynthConfig, render_scene
+    from okey_vision.synth.render import Deal
+    from okey_vision.tiles import parse_hand, parse_tile
+
+    deal = Deal.of([parse_hand(g) for g in HAND_101.split("|")], parse_tile(INDICATOR_101))
+    cfg = SynthConfig(**SETTINGS).replace(effects=False, tile_height=(60.0, 70.0), p_discards=0.0)
+    scene = render_scene(seed, cfg, deal)
+    ok, buf = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise RuntimeError("JPEG encoding failed")
+    return buf.tobytes(), scene
+
+
 def write_sample(folder: str | Path) -> tuple[Path, Path]:
     """Render the sample into ``folder``: the JPEG and its JSON truth."""
     import cv2

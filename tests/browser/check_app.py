@@ -6,7 +6,7 @@ through Playwright), waits for the default sample's advice, uploads a photo
 of a rack (rendered by the synthetic renderer, or ``--photo``), waits for
 the advice of that photo, saves a screenshot (``docs/app_screenshot.png``
 by default) and exits non-zero if the advice is missing or the page shows a
-traceback. The Turkish pages (photo, check, live, scores) must show no
+traceback. The Turkish pages (photo, 101, check, live, scores) must show no
 English word of the interface and no tile in the Latin notation, counting
 what a player sees: the visible text, the texts CSS puts on Streamlit's own
 widgets, and placeholders (issue 36; ``tests/browser/turkish.py`` holds the words).
@@ -275,6 +275,7 @@ def turkish_pages(browser, timeout: float, photo: Path) -> list[str]:
         page.get_by_role("button", name="Puan tablosunu başlat").click()
         wait_idle(page, timeout, must_see="Eli kaydet")
         failures += turkish_words(visible_text(page), "scores")
+        failures += turkish_101(page, timeout, photo.with_name("yuzbir.jpg"))
         page.goto(f"http://127.0.0.1:{PORT}/?lang=tr&page=check", wait_until="domcontentloaded")
         page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.wait_for(state="attached",
                                                                                   timeout=timeout * 1000)
@@ -294,6 +295,38 @@ def turkish_pages(browser, timeout: float, photo: Path) -> list[str]:
         failures.append(f"turkish pages: {type(exc).__name__}: {str(exc).splitlines()[0]}")
     finally:
         page.close()
+    return failures
+
+
+def turkish_101(page, timeout: float, path: Path) -> list[str]:
+    """The Turkish 101 page (?game=101): a 22-tile rack photo uploaded gives
+    the opening first; the table's melds typed; the penalty scores started.
+    No English word of the interface, no Latin tile (failures; nothing: [])."""
+    from okey_vision.synth.sample import render_101_rack
+
+    data, _scene = render_101_rack()
+    path.write_bytes(data)
+    failures: list[str] = []
+    page.goto(f"http://127.0.0.1:{PORT}/?lang=tr&game=101", wait_until="domcontentloaded")
+    wait_idle(page, timeout, must_see="el aç")  # the sample opens: 'Şimdi 112 puanla el aç: ...'
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(str(path))
+    time.sleep(1.0)
+    if not wait_idle(page, timeout, must_see="167 puanla el aç"):
+        failures.append("turkish (101 page): the 22-tile rack's opening (167 points) was not said")
+    first = advice_text(page).splitlines()[0] if advice_text(page) else ""
+    print(f"101 page, a 22-tile rack: {first!r}")
+    failures += turkish_words(visible_text(page), "101 page, a 22-tile rack uploaded")
+    box = page.get_by_role("textbox", name="Yere açılmış perler")
+    box.fill("kırmızı 7 kırmızı 8 kırmızı 9, siyah 5 mavi 5 sarı 5")
+    box.press("Enter")
+    if not wait_idle(page, timeout, must_see="Yerdeki perler (2)"):
+        failures.append("turkish (101 page): the typed melds were not laid on the table")
+    page.get_by_text("Puanlar", exact=True).first.click()
+    page.get_by_role("button", name="Puan tablosunu başlat").click()
+    wait_idle(page, timeout, must_see="Elin göstergesi")
+    page.get_by_text("101'in terimleri", exact=True).first.click()
+    wait_idle(page, timeout, must_see="işlek taş")
+    failures += turkish_words(visible_text(page), "101 page, melds on the table, scores, the words of 101")
     return failures
 
 

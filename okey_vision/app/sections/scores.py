@@ -125,7 +125,8 @@ def record_round101(app: AppState, table: ScoreTable101) -> ScoreTable101 | None
     misplays: list[int] = []
     for i, name in enumerate(table.players):
         c1, c2, c3 = st.columns([2, 3, 1])
-        how: str | None = c1.selectbox(name, list(labels), key=f"s101_open_{i}", format_func=labels.__getitem__)
+        how: str | None = c1.selectbox(name, list(labels), key=f"s101_open_{i}", format_func=labels.__getitem__,
+                                       placeholder=tx("pick_placeholder"))
         opened.append(how or Opened.NO.value)
         left.append(c2.text_input(tx("scores101_left"), key=f"s101_left_{i}",
                                   placeholder=tx("scores101_left_placeholder")))
