@@ -30,7 +30,7 @@ from okey_vision.tiles import FULL_SET, Tile, okey_of
 from okey_vision.yuzbir.coach import COACH, CoachTuning, advise101, plan_turn, take_use
 from okey_vision.yuzbir.opening import OpeningMemo, best_melds
 from okey_vision.yuzbir.penalty import RoundEnd, scores_of
-from okey_vision.yuzbir.rules import DEFAULT_OPTIONS, Opened, Options101
+from okey_vision.yuzbir.rules import DEFAULT_OPTIONS, Opened, Options101, tile_value
 from okey_vision.yuzbir.table import Addition, Place, fits, run_span, takes
 
 #: Seats at a 101 table.
@@ -123,8 +123,7 @@ class GreedyBot101(Bot101):
         else:
             _, _, left = best_melds(rest, okey, opts, self.memo)
             loose = [t for t in pool if t in left] or pool
-        value = (lambda t: okey.number if t.is_false_joker else t.number)
-        return Turn101(tuple(laid), tuple(adds), max(loose, key=lambda t: (value(t), t.index)))
+        return Turn101(tuple(laid), tuple(adds), max(loose, key=lambda t: (tile_value(t, okey), t.index)))
 
 
 class CoachBot101(Bot101):
