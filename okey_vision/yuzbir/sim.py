@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 from okey_vision.errors import OkeyError
 from okey_vision.melds import PAIR, RUN, SET, Meld, pair_with_okey, run_with_okey, set_with_okey
 from okey_vision.tiles import FULL_SET, Tile, okey_of
-from okey_vision.yuzbir.coach import COACH, CoachTuning, advise101, plan_turn, take_use
+from okey_vision.yuzbir.coach import COACH, Advice101, CoachTuning, advise101, plan_turn, take_use
 from okey_vision.yuzbir.opening import OpeningMemo, best_melds
 from okey_vision.yuzbir.penalty import RoundEnd, scores_of
-from okey_vision.yuzbir.rules import DEFAULT_OPTIONS, Opened, Options101, tile_value
+from okey_vision.yuzbir.rules import DEFAULT_OPTIONS, Hand101, Opened, Options101, tile_value
 from okey_vision.yuzbir.table import Addition, Place, fits, run_span, takes
 
 #: Seats at a 101 table.
@@ -135,9 +135,7 @@ class CoachBot101(Bot101):
         self.tuning = tuning
         self.memo = OpeningMemo()
 
-    def _advice(self, view: View101, offered: Tile | None = None):  # type: ignore[no-untyped-def]
-        from okey_vision.yuzbir.rules import Hand101
-
+    def _advice(self, view: View101, offered: Tile | None = None) -> Advice101:
         hand = Hand101._checked(view.hand, view.indicator, view.seen)
         return advise101(hand, table=view.table, opened=view.opened[view.me], offered=offered,
                          highest=view.highest, most_pairs_laid=view.most_pairs, stock_left=view.stock_left,
