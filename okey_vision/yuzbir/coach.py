@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-from okey_vision.lang import Lang, tiles_words
+from okey_vision.lang import Lang, in_words, tiles_words
 from okey_vision.melds import PAIR, Meld
 from okey_vision.tiles import COPIES, Hand, Tile, TileLike, format_hand, okey_of, parse_tile
 from okey_vision.yuzbir.opening import Opening, OpeningMemo, best_melds, most_pairs, opening_of
@@ -55,7 +55,8 @@ class Why101:
 
     def text(self, lang: Lang | str = Lang.EN) -> str:
         """The reason in ``lang`` (a reason inside it said in the same language)."""
-        return say(self.key, lang, **{k: v.text(lang) if isinstance(v, Why101) else v for k, v in self.values})
+        said = say(self.key, lang, **{k: v.text(lang) if isinstance(v, Why101) else v for k, v in self.values})
+        return in_words(said, lang)
 
 
 def _why(key: str, **values: object) -> Why101:
@@ -350,7 +351,7 @@ def advise101(hand: Hand | str | Sequence[TileLike], indicator: Tile | str | Non
 
 
 def _melds_words(melds: Sequence[Meld]) -> str:
-    return ", ".join(format_hand(m.tiles) for m in melds)
+    return "; ".join(format_hand(m.tiles) for m in melds)
 
 
 def take_use(tiles: Sequence[Tile], okey: Tile, offered: Tile, opened: Opened, table: Sequence[Meld],

@@ -7,7 +7,12 @@ up through :func:`okey_vision.lang.fill`, tiles said in the language).
 
 from __future__ import annotations
 
-from okey_vision.lang import Lang, fill
+from typing import TYPE_CHECKING
+
+from okey_vision.lang import Lang, count, fill, in_words, tiles_words
+
+if TYPE_CHECKING:
+    from okey_vision.yuzbir.opening import Opening
 
 #: key -> (English, Turkish). The 101 words: açmak (to open), el açmak,
 #: çift açmak (to open with pairs), işlek taş (a tile the table takes).
@@ -32,7 +37,7 @@ SENTENCES: dict[str, tuple[str, str]] = {
     "finish": ("Discard {tile} and finish.", "{tile} atıp bitir."),
     "finish_okey": ("Discard the okey {tile} and finish: the finish counts double.",
                     "Okeyi ({tile}) atıp bitir: bitiş iki kat sayılır."),
-    "why_discard_open": ("It keeps {points} points off your hand's count that {tile} would not help lay.",
+    "why_discard_open": ("{tile} helps no meld: held to the end it would cost {points} points.",
                          "{tile} hiçbir pere girmiyor; elinde {points} puan yazardı."),
     "why_discard_wait": ("{tile} helps no run or set toward the opening; your higher tiles do.",
                          "{tile} açışa giden hiçbir pere yaramıyor; yüksek taşların yarıyor."),
@@ -50,6 +55,15 @@ SENTENCES: dict[str, tuple[str, str]] = {
                      "{tile} elini açtırmıyor; yandan alınan taş hemen kullanılmalı"),
     "draw_no_use": ("{tile} cannot be laid this turn", "{tile} bu el yere konamıyor"),
     "penalty": ("Penalty now: {points}.", "Şu anki ceza: {points}."),
+    "okey_line": ("Indicator {indicator}, okey {okey} (101 Okey).", "Gösterge {indicator}, okey {okey} (101 Okey)."),
+    "opening_yes": ("Opening: {progress}: open with {melds}.", "Açış: {progress}: {melds} ile el aç."),
+    "opening_no": ("Opening: not yet: {progress}.", "Açış: henüz değil: {progress}."),
+    "best_melds": ("Best runs and sets: {melds}.", "En iyi perler: {melds}."),
+    "no_melds": ("No run or set yet.", "Henüz per yok."),
+    "pairs_line": ("Pairs: {pairs} of {needed}{tail}.", "Çiftler: {needed} çiftten {pairs}{tail}."),
+    "pairs_open": (": enough to open with pairs", ": çift açmaya yeter"),
+    "left_line": ("Left in hand: {tiles} ({points}).", "Elde kalan: {tiles} ({points})."),
+    "left_none": ("Nothing left in hand.", "Elde taş kalmıyor."),
 }
 
 
@@ -61,3 +75,28 @@ def say(key: str, lang: Lang | str = Lang.EN, **fields: object) -> str:
 def progress_words(points: int, needed: int, lang: Lang | str = Lang.EN) -> str:
     """The opening's points against the need: '87 of 101'."""
     return say("progress", lang, points=points, needed=needed)
+
+
+def solve_lines101(opening: Opening, indicator: object, lang: Lang | str = Lang.EN) -> list[str]:
+    """The ``solve --game 101`` report: the okey, the opening (or not yet),
+    the best runs and sets, the pairs and what stays in hand."""
+    from okey_vision.yuzbir.rules import hand_points
+
+    melds = "; ".join(" ".join(t.name for t in m.tiles) for m in opening.melds)
+    lines = [say("okey_line", lang, indicator=indicator, okey=opening.okey)]
+    if opening.reaches:
+        lines.append(say("opening_yes", lang, progress=opening.progress(lang), melds=melds))
+    else:
+        lines.append(say("opening_no", lang, progress=opening.progress(lang)))
+        lines.append(say("best_melds", lang, melds=melds) if melds else say("no_melds", lang))
+    tail = say("pairs_open", lang) if opening.reaches_pairs else ""
+    lines.append(say("pairs_line", lang, pairs=len(opening.pairs), needed=opening.pairs_needed, tail=tail))
+    left = opening.left_in_hand
+    if opening.kind.value == "no":
+        pass  # nothing is laid: the whole hand stays
+    elif left:
+        lines.append(say("left_line", lang, tiles=tiles_words(left, lang),
+                         points=count(hand_points(left, opening.okey), "point", lang)))
+    else:
+        lines.append(say("left_none", lang))
+    return [in_words(line, lang) for line in lines]
