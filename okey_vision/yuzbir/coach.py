@@ -323,7 +323,7 @@ def advise101(hand: Hand | str | Sequence[TileLike], indicator: Tile | str | Non
         reasons.append(_why("why_pairs"))
     elif state is Opened.NO:
         action = Action101.DISCARD
-        reasons.append(_why("not_yet", progress=opening.progress()))
+        reasons.append(_why("not_yet", progress=_why("progress", points=opening.points, needed=opening.needed)))
         if opening.reaches_pairs:
             reasons.append(_why("wait_pairs", missing=opening.missing))
         elif len(opening.pairs) >= 3:
@@ -393,5 +393,6 @@ def _advise_take(tiles: list[Tile], okey: Tile, offered: Tile, state: Opened, ta
         return Advice101(Action101.DRAW, opening, state, take=False, offered=offered,
                          reasons=(why,))
     detail = opening_of(tiles + [offered], okey, options, memo=memo)
-    why = _why("take", tile=offered, why=_why("take_" + use, progress=detail.progress()))
+    why = _why("take", tile=offered,
+               why=_why("take_" + use, progress=_why("progress", points=detail.points, needed=needed)))
     return Advice101(Action101.TAKE, opening, state, take=True, offered=offered, reasons=(why,))
