@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     """Print the arrangement and the declaration (or one JSON object)."""
     if args.game == "101":
         from okey_vision.yuzbir import Hand101, best_opening
-        from okey_vision.yuzbir.text import solve_lines101
+        from okey_vision.yuzbir.lines import solve_lines101
 
         if args.json:
             print(json.dumps(solve101_result(args.tiles, args.indicator, args)))

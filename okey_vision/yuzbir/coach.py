@@ -77,6 +77,11 @@ class CoachTuning:
     pairs_wait: int = 15
     #: ... and while the stock holds at least this many tiles.
     pairs_wait_stock: int = 30
+    #: Before opening, count a tile's partners among all the tiles held (True) or only those outside the best melds.
+    mates_all: bool = False
+    #: After opening, a spare okey (one no meld of the hand uses) stays in hand for the player's own melds
+    #: while the stock holds more than this many tiles; then it goes to the table (held at the end it costs 101).
+    spare_okey_stock: int = 0
 
 
 #: The coach's tuning.
@@ -210,7 +215,7 @@ def choose_discard(rest: Sequence[Tile], okey: Tile, opened: Opened, table: Sequ
         return tile, never, _why("why_discard_wait", tile=tile)
 
     def keep(t: Tile) -> tuple[float, int]:
-        mates = list(left)
+        mates = list(rest if tuning.mates_all else left)
         mates.remove(t)
         chance = min(_partners(t, mates, okey), 2) * min(_alive(t, okey, gone), 4) / 4
         return tuning.partner * chance + tuning.number_before * t.number, -t.index
@@ -280,7 +285,8 @@ def plan_turn(tiles: Sequence[Tile], okey: Tile, opened: Opened, table: Sequence
     new_table = list(table) + [m for m in laid if m.kind != PAIR]
     adds: list[Addition] = []
     if state is not Opened.NO:
-        adds, hand, new_table = add_all(hand, okey, new_table, options, keep=1, spare_okey=len(hand) > 2)
+        spare = len(hand) > 2 and stock_left > tuning.spare_okey_stock
+        adds, hand, new_table = add_all(hand, okey, new_table, options, keep=1, spare_okey=spare)
     return state, laid, adds, hand, new_table, opening
 
 

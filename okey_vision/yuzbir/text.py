@@ -7,12 +7,7 @@ up through :func:`okey_vision.lang.fill`, tiles said in the language).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from okey_vision.lang import Lang, count, fill, in_words, tiles_words
-
-if TYPE_CHECKING:
-    from okey_vision.yuzbir.opening import Opening
+from okey_vision.lang import Lang, fill
 
 #: key -> (English, Turkish). The 101 words: açmak (to open), el açmak,
 #: çift açmak (to open with pairs), işlek taş (a tile the table takes).
@@ -76,27 +71,3 @@ def progress_words(points: int, needed: int, lang: Lang | str = Lang.EN) -> str:
     """The opening's points against the need: '87 of 101'."""
     return say("progress", lang, points=points, needed=needed)
 
-
-def solve_lines101(opening: Opening, indicator: object, lang: Lang | str = Lang.EN) -> list[str]:
-    """The ``solve --game 101`` report: the okey, the opening (or not yet),
-    the best runs and sets, the pairs and what stays in hand."""
-    from okey_vision.yuzbir.rules import hand_points
-
-    melds = "; ".join(" ".join(t.name for t in m.tiles) for m in opening.melds)
-    lines = [say("okey_line", lang, indicator=indicator, okey=opening.okey)]
-    if opening.reaches:
-        lines.append(say("opening_yes", lang, progress=opening.progress(lang), melds=melds))
-    else:
-        lines.append(say("opening_no", lang, progress=opening.progress(lang)))
-        lines.append(say("best_melds", lang, melds=melds) if melds else say("no_melds", lang))
-    tail = say("pairs_open", lang) if opening.reaches_pairs else ""
-    lines.append(say("pairs_line", lang, pairs=len(opening.pairs), needed=opening.pairs_needed, tail=tail))
-    left = opening.left_in_hand
-    if opening.kind.value == "no":
-        pass  # nothing is laid: the whole hand stays
-    elif left:
-        lines.append(say("left_line", lang, tiles=tiles_words(left, lang),
-                         points=count(hand_points(left, opening.okey), "point", lang)))
-    else:
-        lines.append(say("left_none", lang))
-    return [in_words(line, lang) for line in lines]
