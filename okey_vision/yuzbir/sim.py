@@ -138,8 +138,8 @@ class CoachBot101(Bot101):
     def _advice(self, view: View101, offered: Tile | None = None) -> Advice101:
         """The coach's advice for this view (the hand checked against the tiles seen)."""
         return advise101(view.hand, view.indicator, seen=view.seen, table=view.table, opened=view.opened[view.me],
-                         offered=offered, highest=view.highest, most_pairs_laid=view.most_pairs, stock_left=view.stock_left,
-                         options=view.options, tuning=self.tuning, memo=self.memo)
+                         offered=offered, highest=view.highest, most_pairs_laid=view.most_pairs,
+                         stock_left=view.stock_left, options=view.options, tuning=self.tuning, memo=self.memo)
 
     def take(self, view: View101, offered: Tile) -> bool:
         """The coach's take-or-draw."""
