@@ -8,10 +8,10 @@ import random
 import pytest
 
 from okey_vision.errors import HandSizeError
+from okey_vision.eval.brute101 import brute_opening
 from okey_vision.tiles import FULL_SET, okey_of, parse_hand, parse_tile
 from okey_vision.yuzbir import Hand101, Opened, Options101, best_opening
 from okey_vision.yuzbir.opening import best_melds
-from tests.yuzbir_brute import brute_opening
 
 CASES = [
     # hand, indicator, points, opens with

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-from okey_vision.lang import Lang, tiles_words
+from okey_vision.lang import Lang, in_words, tiles_words
 from okey_vision.melds import PAIR, Meld
 from okey_vision.tiles import COPIES, Hand, Tile, TileLike, format_hand, okey_of, parse_tile
 from okey_vision.yuzbir.opening import Opening, OpeningMemo, best_melds, most_pairs, opening_of
@@ -55,7 +55,8 @@ class Why101:
 
     def text(self, lang: Lang | str = Lang.EN) -> str:
         """The reason in ``lang`` (a reason inside it said in the same language)."""
-        return say(self.key, lang, **{k: v.text(lang) if isinstance(v, Why101) else v for k, v in self.values})
+        said = say(self.key, lang, **{k: v.text(lang) if isinstance(v, Why101) else v for k, v in self.values})
+        return in_words(said, lang)
 
 
 def _why(key: str, **values: object) -> Why101:
@@ -76,6 +77,11 @@ class CoachTuning:
     pairs_wait: int = 15
     #: ... and while the stock holds at least this many tiles.
     pairs_wait_stock: int = 30
+    #: Before opening, count a tile's partners among all the tiles held (True) or only those outside the best melds.
+    mates_all: bool = False
+    #: After opening, a spare okey (one no meld of the hand uses) stays in hand for the player's own melds
+    #: while the stock holds more than this many tiles; then it goes to the table (held at the end it costs 101).
+    spare_okey_stock: int = 0
 
 
 #: The coach's tuning.
@@ -209,7 +215,7 @@ def choose_discard(rest: Sequence[Tile], okey: Tile, opened: Opened, table: Sequ
         return tile, never, _why("why_discard_wait", tile=tile)
 
     def keep(t: Tile) -> tuple[float, int]:
-        mates = list(left)
+        mates = list(rest if tuning.mates_all else left)
         mates.remove(t)
         chance = min(_partners(t, mates, okey), 2) * min(_alive(t, okey, gone), 4) / 4
         return tuning.partner * chance + tuning.number_before * t.number, -t.index
@@ -279,7 +285,8 @@ def plan_turn(tiles: Sequence[Tile], okey: Tile, opened: Opened, table: Sequence
     new_table = list(table) + [m for m in laid if m.kind != PAIR]
     adds: list[Addition] = []
     if state is not Opened.NO:
-        adds, hand, new_table = add_all(hand, okey, new_table, options, keep=1, spare_okey=len(hand) > 2)
+        spare = len(hand) > 2 and stock_left > tuning.spare_okey_stock
+        adds, hand, new_table = add_all(hand, okey, new_table, options, keep=1, spare_okey=spare)
     return state, laid, adds, hand, new_table, opening
 
 
@@ -322,7 +329,7 @@ def advise101(hand: Hand | str | Sequence[TileLike], indicator: Tile | str | Non
         reasons.append(_why("why_pairs"))
     elif state is Opened.NO:
         action = Action101.DISCARD
-        reasons.append(_why("not_yet", progress=opening.progress()))
+        reasons.append(_why("not_yet", progress=_why("progress", points=opening.points, needed=opening.needed)))
         if opening.reaches_pairs:
             reasons.append(_why("wait_pairs", missing=opening.missing))
         elif len(opening.pairs) >= 3:
@@ -350,7 +357,7 @@ def advise101(hand: Hand | str | Sequence[TileLike], indicator: Tile | str | Non
 
 
 def _melds_words(melds: Sequence[Meld]) -> str:
-    return ", ".join(format_hand(m.tiles) for m in melds)
+    return "; ".join(format_hand(m.tiles) for m in melds)
 
 
 def take_use(tiles: Sequence[Tile], okey: Tile, offered: Tile, opened: Opened, table: Sequence[Meld],
@@ -392,5 +399,6 @@ def _advise_take(tiles: list[Tile], okey: Tile, offered: Tile, state: Opened, ta
         return Advice101(Action101.DRAW, opening, state, take=False, offered=offered,
                          reasons=(why,))
     detail = opening_of(tiles + [offered], okey, options, memo=memo)
-    why = _why("take", tile=offered, why=_why("take_" + use, progress=detail.progress()))
+    why = _why("take", tile=offered,
+               why=_why("take_" + use, progress=_why("progress", points=detail.points, needed=needed)))
     return Advice101(Action101.TAKE, opening, state, take=True, offered=offered, reasons=(why,))

@@ -30,6 +30,7 @@ from okey_vision.melds import PAIR, RUN, SET, Meld
 from okey_vision.solver import encode
 from okey_vision.tiles import COLORS, FALSE_JOKER, NUM_FACES, TILES, Hand, Tile, TileLike, okey_of
 from okey_vision.yuzbir.rules import DEFAULT_OPTIONS, Hand101, Opened, Options101, as_hand101, hand_points
+from okey_vision.yuzbir.text import progress_words
 
 _ONE = [1 << (2 * i) for i in range(NUM_FACES)]
 _FIELD = [3 << (2 * i) for i in range(NUM_FACES)]
@@ -129,7 +130,7 @@ def _search(x: int, w: int, ace: bool, memo: dict[int, tuple[int, _Move | None]]
     """Best score (points * 32 + tiles laid) of state ``(x, w)``; records the move."""
     if x == 0:
         return 0
-    key = x * 3 + w
+    key = x * 8 + w
     hit = memo.get(key)
     if hit is not None:
         return hit[0]
@@ -185,7 +186,7 @@ def best_melds(tiles: Sequence[Tile], okey: Tile, options: Options101 = DEFAULT_
     points = 0
     left: list[Tile] = []
     while x:
-        _, move = store.best[x * 3 + w]
+        _, move = store.best[x * 8 + w]
         if move is None:
             i = ((x & -x).bit_length() - 1) >> 1
             left += _faces_of(_ONE[i], okey)
@@ -286,8 +287,6 @@ class Opening:
 
     def progress(self, lang: Lang | str = Lang.EN) -> str:
         """The points against the need, e.g. '87 of 101' ('101 puandan 87')."""
-        from okey_vision.yuzbir.text import progress_words
-
         return progress_words(self.points, self.needed, lang)
 
     def to_dict(self) -> dict[str, object]:

@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 from okey_vision.errors import OkeyError
 from okey_vision.melds import PAIR, RUN, SET, Meld, pair_with_okey, run_with_okey, set_with_okey
 from okey_vision.tiles import FULL_SET, Tile, okey_of
-from okey_vision.yuzbir.coach import COACH, CoachTuning, advise101, plan_turn, take_use
+from okey_vision.yuzbir.coach import COACH, Advice101, CoachTuning, advise101, plan_turn, take_use
 from okey_vision.yuzbir.opening import OpeningMemo, best_melds
 from okey_vision.yuzbir.penalty import RoundEnd, scores_of
-from okey_vision.yuzbir.rules import DEFAULT_OPTIONS, Opened, Options101
+from okey_vision.yuzbir.rules import DEFAULT_OPTIONS, Opened, Options101, tile_value
 from okey_vision.yuzbir.table import Addition, Place, fits, run_span, takes
 
 #: Seats at a 101 table.
@@ -123,8 +123,7 @@ class GreedyBot101(Bot101):
         else:
             _, _, left = best_melds(rest, okey, opts, self.memo)
             loose = [t for t in pool if t in left] or pool
-        value = (lambda t: okey.number if t.is_false_joker else t.number)
-        return Turn101(tuple(laid), tuple(adds), max(loose, key=lambda t: (value(t), t.index)))
+        return Turn101(tuple(laid), tuple(adds), max(loose, key=lambda t: (tile_value(t, okey), t.index)))
 
 
 class CoachBot101(Bot101):
@@ -136,13 +135,11 @@ class CoachBot101(Bot101):
         self.tuning = tuning
         self.memo = OpeningMemo()
 
-    def _advice(self, view: View101, offered: Tile | None = None):  # type: ignore[no-untyped-def]
-        from okey_vision.yuzbir.rules import Hand101
-
-        hand = Hand101._checked(view.hand, view.indicator, view.seen)
-        return advise101(hand, table=view.table, opened=view.opened[view.me], offered=offered,
-                         highest=view.highest, most_pairs_laid=view.most_pairs, stock_left=view.stock_left,
-                         options=view.options, tuning=self.tuning, memo=self.memo)
+    def _advice(self, view: View101, offered: Tile | None = None) -> Advice101:
+        """The coach's advice for this view (the hand checked against the tiles seen)."""
+        return advise101(view.hand, view.indicator, seen=view.seen, table=view.table, opened=view.opened[view.me],
+                         offered=offered, highest=view.highest, most_pairs_laid=view.most_pairs,
+                         stock_left=view.stock_left, options=view.options, tuning=self.tuning, memo=self.memo)
 
     def take(self, view: View101, offered: Tile) -> bool:
         """The coach's take-or-draw."""
@@ -250,38 +247,12 @@ def play_round101(bots: Sequence[Bot101], rng: random.Random, starter: int = 0,
         start_state = opened[seat]
         turn = bot.play(view)
         before = Counter(hand)
-        if turn.lay:
-            kinds = {m.kind for m in turn.lay}
-            if not all(_faces_ok(m, okey, options) for m in turn.lay):
-                raise PlayError101(f"{bot.name} laid an invalid meld")
-            points = sum(f.number for m in turn.lay for f in m.faces)
-            if opened[seat] is Opened.NO:
-                if kinds == {PAIR}:
-                    if len(turn.lay) < options.pairs_needed(most_pairs):
-                        raise PlayError101(f"{bot.name} opened with too few pairs")
-                    opened[seat] = Opened.PAIRS
-                    most_pairs = max(most_pairs, len(turn.lay))
-                elif PAIR not in kinds:
-                    if points < options.needed(highest):
-                        raise PlayError101(f"{bot.name} opened with {points} points")
-                    opened[seat] = Opened.MELDS
-                    highest = max(highest, points)
-                else:
-                    raise PlayError101(f"{bot.name} mixed pairs and melds")
-            elif (opened[seat] is Opened.PAIRS) != (kinds == {PAIR}):
-                raise PlayError101(f"{bot.name} laid melds of the other kind than its opening")
-            for m in turn.lay:
-                _take_out(hand, m.tiles)
-                (pairs_laid if m.kind == PAIR else table).append(m)
-        for a in turn.adds:
-            if opened[seat] is Opened.NO:
-                raise PlayError101(f"{bot.name} added to the table before opening")
-            if a.meld >= len(table) or a.result not in [r for _, r in fits(table[a.meld], a.tile, okey, options)]:
-                raise PlayError101(f"{bot.name} added {a.tile.name} where it does not fit")
-            _take_out(hand, [a.tile])
-            if a.place is Place.OKEY:
-                hand.append(okey)
-            table[a.meld] = a.result
+        opened[seat], laid = _lay(bot.name, turn, hand, okey, opened[seat], table, pairs_laid,
+                                  options.needed(highest), options.pairs_needed(most_pairs), options)
+        if start_state is Opened.NO and opened[seat] is Opened.MELDS:
+            highest = max(highest, laid)
+        elif start_state is Opened.NO and opened[seat] is Opened.PAIRS:
+            most_pairs = max(most_pairs, laid)
         if taken is not None and Counter(hand)[taken] >= before[taken]:
             fines[seat] += 1  # a taken tile must be laid at once
         _take_out(hand, [turn.discard])
@@ -297,6 +268,45 @@ def play_round101(bots: Sequence[Bot101], rng: random.Random, starter: int = 0,
         seat = (seat + 1) % SEATS
     scores = scores_of(hands, indicator, opened, end, fines, options)
     return Round101(scores, end.finisher, tuple(opened), tuple(fines), turns, end)
+
+
+def _lay(name: str, turn: Turn101, hand: list[Tile], okey: Tile, state: Opened, table: list[Meld],
+         pairs_laid: list[Meld], needed: int, pairs_needed: int, options: Options101) -> tuple[Opened, int]:
+    """Check and apply a turn's melds and additions: the player's state after,
+    and the opening's points (or pairs) when it opens."""
+    laid = 0
+    if turn.lay:
+        kinds = {m.kind for m in turn.lay}
+        if not all(_faces_ok(m, okey, options) for m in turn.lay):
+            raise PlayError101(f"{name} laid an invalid meld")
+        if state is Opened.NO:
+            if kinds == {PAIR}:
+                laid = len(turn.lay)
+                if laid < pairs_needed:
+                    raise PlayError101(f"{name} opened with too few pairs")
+                state = Opened.PAIRS
+            elif PAIR not in kinds:
+                laid = sum(f.number for m in turn.lay for f in m.faces)
+                if laid < needed:
+                    raise PlayError101(f"{name} opened with {laid} points")
+                state = Opened.MELDS
+            else:
+                raise PlayError101(f"{name} mixed pairs and melds")
+        elif (state is Opened.PAIRS) != (kinds == {PAIR}):
+            raise PlayError101(f"{name} laid melds of the other kind than its opening")
+        for m in turn.lay:
+            _take_out(hand, m.tiles)
+            (pairs_laid if m.kind == PAIR else table).append(m)
+    for a in turn.adds:
+        if state is Opened.NO:
+            raise PlayError101(f"{name} added to the table before opening")
+        if a.meld >= len(table) or a.result not in [r for _, r in fits(table[a.meld], a.tile, okey, options)]:
+            raise PlayError101(f"{name} added {a.tile.name} where it does not fit")
+        _take_out(hand, [a.tile])
+        if a.place is Place.OKEY:
+            hand.append(okey)
+        table[a.meld] = a.result
+    return state, laid
 
 
 def _view(seat: int, hand: list[Tile], indicator: Tile, table: list[Meld], opened: list[Opened],

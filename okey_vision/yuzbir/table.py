@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from okey_vision.melds import RUN, SET, Meld, make_meld  # noqa: F401 - make_meld: the doctests
+from okey_vision.melds import RUN, SET, Meld, make_meld
 from okey_vision.tiles import COLORS, TILES, Hand, Tile, TileLike, okey_of, parse_hand, parse_tile  # noqa: F401
 from okey_vision.yuzbir.rules import DEFAULT_OPTIONS, Options101, as_hand101
 
@@ -150,3 +150,13 @@ def add_all(tiles: Sequence[Tile], okey: Tile, table: Sequence[Meld], options: O
             if progress:
                 break
     return made, hand, melds
+
+
+def table_melds(texts: Iterable[str], indicator: Tile | str) -> tuple[Meld, ...]:
+    """Melds on the table from their tile names, one string a meld ("r5 r6
+    r7"); a meld the rules refuse is an error naming it.
+
+    >>> [m.describe() for m in table_melds(["r5 r6 k2", "y9 b9 k9"], "k1")]
+    ['r5 r6 k2(=r7)', 'y9 b9 k9']
+    """
+    return tuple(make_meld(parse_hand(text), indicator) for text in texts if text.strip())

@@ -32,7 +32,7 @@ SENTENCES: dict[str, tuple[str, str]] = {
     "finish": ("Discard {tile} and finish.", "{tile} atıp bitir."),
     "finish_okey": ("Discard the okey {tile} and finish: the finish counts double.",
                     "Okeyi ({tile}) atıp bitir: bitiş iki kat sayılır."),
-    "why_discard_open": ("It keeps {points} points off your hand's count that {tile} would not help lay.",
+    "why_discard_open": ("{tile} helps no meld: held to the end it would cost {points} points.",
                          "{tile} hiçbir pere girmiyor; elinde {points} puan yazardı."),
     "why_discard_wait": ("{tile} helps no run or set toward the opening; your higher tiles do.",
                          "{tile} açışa giden hiçbir pere yaramıyor; yüksek taşların yarıyor."),
@@ -50,6 +50,15 @@ SENTENCES: dict[str, tuple[str, str]] = {
                      "{tile} elini açtırmıyor; yandan alınan taş hemen kullanılmalı"),
     "draw_no_use": ("{tile} cannot be laid this turn", "{tile} bu el yere konamıyor"),
     "penalty": ("Penalty now: {points}.", "Şu anki ceza: {points}."),
+    "okey_line": ("Indicator {indicator}, okey {okey} (101 Okey).", "Gösterge {indicator}, okey {okey} (101 Okey)."),
+    "opening_yes": ("Opening: {progress}: open with {melds}.", "Açış: {progress}: {melds} ile el aç."),
+    "opening_no": ("Opening: not yet: {progress}.", "Açış: henüz değil: {progress}."),
+    "best_melds": ("Best runs and sets: {melds}.", "En iyi perler: {melds}."),
+    "no_melds": ("No run or set yet.", "Henüz per yok."),
+    "pairs_line": ("Pairs: {pairs} of {needed}{tail}.", "Çiftler: {needed} çiftten {pairs}{tail}."),
+    "pairs_open": (": enough to open with pairs", ": çift açmaya yeter"),
+    "left_line": ("Left in hand: {tiles} ({points}).", "Elde kalan: {tiles} ({points})."),
+    "left_none": ("Nothing left in hand.", "Elde taş kalmıyor."),
 }
 
 
@@ -61,3 +70,4 @@ def say(key: str, lang: Lang | str = Lang.EN, **fields: object) -> str:
 def progress_words(points: int, needed: int, lang: Lang | str = Lang.EN) -> str:
     """The opening's points against the need: '87 of 101'."""
     return say("progress", lang, points=points, needed=needed)
+
