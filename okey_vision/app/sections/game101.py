@@ -17,10 +17,9 @@ from okey_vision.lang import WORDS_101, count, fill
 from okey_vision.melds import Meld
 from okey_vision.report import render
 from okey_vision.report.photo import decode_photo
-from okey_vision.report.text import Lang, error_message, in_words, sentence
+from okey_vision.report.text import error_message, in_words, sentence
 from okey_vision.tiles import Game, okey_of
 from okey_vision.yuzbir import Action101, Advice101, Opened, advise101
-from okey_vision.yuzbir.text import say
 
 #: How each opening state is said (its text key).
 OPENED_KEYS = {Opened.NO: "opened_no", Opened.MELDS: "opened_melds", Opened.PAIRS: "opened_pairs"}
@@ -66,18 +65,11 @@ def advice101(app: AppState, melds: tuple[Meld, ...]) -> Advice101 | str:
         return sentence(error_message(exc, lang))
 
 
-def advice_lines(advice: Advice101, lang: Lang) -> list[str]:
-    """The advice's sentences in ``lang``, headline first; the opening's
-    progress ('87 of 101') said in ``lang`` too (the reason keeps it as words)."""
-    return [say("not_yet", lang, progress=advice.opening.progress(lang)) if why.key == "not_yet" else why.text(lang)
-            for why in advice.reasons]
-
-
 def show_advice101(app: AppState, advice: Advice101) -> None:
     """The move first and large (open now, or 'Not yet: 87 of 101'), then
     why, and the hand drawn as the advice groups it."""
     lang = app.lang
-    lines = [in_words(line, lang) for line in advice_lines(advice, lang)]
+    lines = [in_words(line, lang) for line in advice.lines(lang)]
     okey = advice.opening.okey
     with st.container(key="action"):
         if advice.action in (Action101.OPEN, Action101.FINISH, Action101.LAY):
