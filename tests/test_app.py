@@ -650,7 +650,13 @@ def test_every_message_ends_with_its_full_stop():
               "okey_discard_note", "twin_note", "scheme_new_table", "scheme_keep", "meld_run", "meld_set",
               "meld_pair", "left_over", "discard_mark", "tapped_tile", "tapped_indicator", "whole_photo",
               "whole_photo_help", "live", "live_help", "live_start_button", "live_stop_button",
-              "live_select_device", "live_hand", "photo_failed", "tile_help", "sample_recorded"}
+              "live_select_device", "live_hand", "photo_failed", "tile_help", "sample_recorded",
+              # 101's labels, options and notes inside a line
+              "game_pick", "game_help", "words101", "opened_pick", "opened_no", "opened_melds", "opened_pairs",
+              "table101", "table101_input", "table101_placeholder", "table101_photo", "scores101_indicator",
+              "scores101_left", "scores101_left_placeholder", "scores101_misplays", "scores101_finished",
+              "scores101_nobody", "scores101_okey", "scores101_whole", "scores101_finish_note", "scores101_okey_note",
+              "scores101_whole_note", "scores101_pairs_note", "scores101_stall"}
     for key, (en, tr) in TEXT.items():
         if key not in labels:
             assert en.endswith((".", "?")) and tr.endswith((".", "?")), key
