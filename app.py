@@ -33,6 +33,7 @@ from okey_vision.app.sections.common import log, state, sync_widget, tx
 from okey_vision.app.sections.correct import correct_section
 from okey_vision.app.sections.game101 import (
     advice101,
+    advice_move,
     game_switch,
     show_advice101,
     table_melds,
@@ -117,13 +118,15 @@ def page101(app: AppState) -> None:
         st.warning(photo.error)
     melds, problem = table_melds(app)
     advice = advice101(app, melds)
+    move = None
     if isinstance(advice, Advice101):
         show_advice101(app, advice)
+        move = advice_move(advice, app.tiles)
         if problem:
             st.warning(problem)
     elif not (photo is not None and photo.error and not app.entries):
         st.info(in_words(advice, app.lang))
-    photo_section(app, expanded=not isinstance(advice, Advice101) or app.to_check)
+    photo_section(app, expanded=not isinstance(advice, Advice101) or app.to_check, move=move)
     correct_section(app)
     table_section(app, melds, problem)
     round_section(app, expanded=True)

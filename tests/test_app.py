@@ -818,3 +818,26 @@ def test_the_turkish_101_page_says_no_english_and_no_latin_tile(monkeypatch):
     assert "Kırmızı 6 taşını kırmızı 3 kırmızı 4 kırmızı 5 perine işle." in text
     for word in ("el açtın", "çift açtın", "işlek taş", "çift açmak", "el açmak"):
         assert word in text
+
+
+def test_a_101_rack_before_drawing_asks_take_or_draw(monkeypatch):
+    at = start(monkeypatch, reads=rack_reads(HAND_87, "b4"), game="101")
+    at.selectbox(key="offered").set_value("r9").run()  # r9 b9 k9 (27) lifts the 87 to 114
+    assert_clean(at)
+    assert at.info[0].value == "Take r9: it opens your hand (114 of 101)."
+    at.selectbox(key="offered").set_value("r8").run()  # r5-r8 adds only 8: 95
+    assert at.info[0].value.startswith("Draw from the stock: r8 does not open your hand")
+
+
+def test_the_101_advice_is_drawn_on_the_rack():
+    from okey_vision.app.sections.game101 import advice_move
+    from okey_vision.synth.sample import HAND_101
+    from okey_vision.tiles import parse_hand
+    from okey_vision.yuzbir import advise101
+
+    tiles = parse_hand(HAND_101.replace("|", " "))
+    move = advice_move(advise101(tiles, "k1"), tiles)
+    assert tiles[move.discard].name == "y4"  # the one loose tile thrown (b1 b1 and fj are kept)
+    # the five melds of the 167-point opening, each on its own places, side by side where the rack holds them
+    assert sorted(len(m) for m in move.melds) == [3, 3, 4, 4, 4] and len({i for m in move.melds for i in m}) == 18
+    assert (0, 1, 2, 3) in move.melds and (7, 8, 9, 10) in move.melds

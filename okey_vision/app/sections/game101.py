@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from okey_vision.app.sections.advice import offered_picker
 from okey_vision.app.sections.common import html, log, reader, state, sync_widget, tx
 from okey_vision.app.sections.photo import IMAGE_TYPES, photo_key
 from okey_vision.app.state import AppState
@@ -16,9 +17,10 @@ from okey_vision.errors import OkeyError
 from okey_vision.lang import WORDS_101, count, fill
 from okey_vision.melds import Meld
 from okey_vision.report import render
+from okey_vision.report.advice import Move, move_of
 from okey_vision.report.photo import decode_photo
 from okey_vision.report.text import error_message, in_words, sentence
-from okey_vision.tiles import Game, okey_of
+from okey_vision.tiles import Game, Tile, okey_of
 from okey_vision.yuzbir import Action101, Advice101, Opened, advise101
 
 #: How each opening state is said (its text key).
@@ -80,13 +82,23 @@ def show_advice101(app: AppState, advice: Advice101) -> None:
             html(render.css(lang) + render.action_html(tx("throw_this"), advice.discard, okey, lang))
     for line in lines[1:]:
         st.caption(line)
-    opening = advice.opening
-    shown = advice.lay or (opening.melds if advice.opened is Opened.NO else ())
-    used = [t for m in shown for t in m.tiles]
+    shown = shown_melds(advice)
     rest = list(app.tiles)
-    for t in used:
+    for t in (t for m in shown for t in m.tiles):
         rest.remove(t)
     html(render.hand_html(shown, rest, okey, discard=advice.discard, lang=lang))
+    if len(app.entries) == Game.ONE_OH_ONE.hand_size:  # before drawing: take the tile just thrown, or draw?
+        offered_picker(app)
+
+
+def shown_melds(advice: Advice101) -> tuple[Meld, ...]:
+    """The melds the page draws: those to lay now, or, before opening, the best opening so far."""
+    return advice.lay or (advice.opening.melds if advice.opened is Opened.NO else ())
+
+
+def advice_move(advice: Advice101, tiles: list[Tile]) -> Move:
+    """The advice on the rack (for the photo): the melds shown and the tile to throw, by rack place."""
+    return move_of([m.tiles for m in shown_melds(advice)], advice.discard, tiles, declare=advice.finish)
 
 
 def opened_picker(app: AppState) -> None:
@@ -164,5 +176,5 @@ def words_section(app: AppState) -> None:
             st.markdown("- " + fill(WORDS_101, term, state().lang))
 
 
-__all__ = ["advice101", "game_switch", "show_advice101", "table_melds", "table_section",
+__all__ = ["advice101", "advice_move", "game_switch", "shown_melds", "show_advice101", "table_melds", "table_section",
            "words_section"]
