@@ -841,3 +841,16 @@ def test_the_101_advice_is_drawn_on_the_rack():
     # the five melds of the 167-point opening, each on its own places, side by side where the rack holds them
     assert sorted(len(m) for m in move.melds) == [3, 3, 4, 4, 4] and len({i for m in move.melds for i in m}) == 18
     assert (0, 1, 2, 3) in move.melds and (7, 8, 9, 10) in move.melds
+
+
+def test_the_101_page_opens_on_its_own_22_tile_sample(monkeypatch):
+    from okey_vision.synth.sample import HAND_101, INDICATOR_101, render_101_rack
+
+    data, truth = sample_bytes("101"), sample_truth("101")
+    assert data[:2] == b"\xff\xd8" and len(data) < 100_000
+    assert truth["hand"] == HAND_101.replace("|", " ").split() and truth["indicator"] == INDICATOR_101
+    _again, scene = render_101_rack()  # the shipped truth is the render's own labels
+    assert [t["box"] for t in truth["tiles"]] == [[round(v, 1) for v in t.box] for t in scene.tiles]
+    at = start(monkeypatch, reads=[], game="101")  # no tile read: the sample's recorded tiles
+    assert hand_in_pickers(at) == truth["hand"]
+    assert at.success[0].value.startswith("Open now with 167 points")

@@ -8,6 +8,9 @@ and boxes in ``okey_vision/data/sample_rack.json``.
 The hand: ``r4 r5 r6 b1 r9 r10 r11 y10 y11 y12 y13 r4 r5 r6 k6`` with the
 indicator ``r3`` lying apart, so both ``r4`` are okeys (wild): 13 tiles fit
 in runs, one exchange from declaring.
+
+The app's 101 page opens on a second one, ``sample_rack_101.jpg`` (and its
+``.json``): :data:`HAND_101`, a 101 starter's 22 tiles on two full rows.
 """
 
 from __future__ import annotations
@@ -24,16 +27,24 @@ SETTINGS = dict(long_side=(1024, 1024), aspects=(4 / 3,), tile_height=(80.0, 100
                 noise_sigma=(0.0, 2.0), jpeg_quality=(88, 92), p_glare=0.3)
 JPEG_QUALITY = 85
 NAME = "sample_rack"
+#: The 101 page's sample (:func:`render_101_rack`).
+NAME_101 = "sample_rack_101"
 
 
-def sample_bytes() -> bytes:
-    """The sample photo (JPEG bytes) shipped with the package."""
-    return resources.files("okey_vision").joinpath("data").joinpath(f"{NAME}.jpg").read_bytes()
+def sample_name(game: str = "okey") -> str:
+    """The sample's file name (no extension) for a game ('okey' or '101')."""
+    return NAME_101 if str(getattr(game, "value", game)) == "101" else NAME
 
 
-def sample_truth() -> dict:
+def sample_bytes(game: str = "okey") -> bytes:
+    """The sample photo (JPEG bytes) shipped with the package, for a game ('okey' or '101')."""
+    return resources.files("okey_vision").joinpath("data").joinpath(f"{sample_name(game)}.jpg").read_bytes()
+
+
+def sample_truth(game: str = "okey") -> dict:
     """The sample's recorded truth: ``hand``, ``indicator``, ``tiles`` (name, box, row)."""
-    return json.loads(resources.files("okey_vision").joinpath("data").joinpath(f"{NAME}.json").read_text("utf-8"))
+    data = resources.files("okey_vision").joinpath("data").joinpath(f"{sample_name(game)}.json")
+    return json.loads(data.read_text("utf-8"))
 
 
 def render_sample():
@@ -89,20 +100,25 @@ def render_101_rack(seed: int = SEED_101, quality: int = 92):
     return buf.tobytes(), scene
 
 
-def write_sample(folder: str | Path) -> tuple[Path, Path]:
-    """Render the sample into ``folder``: the JPEG and its JSON truth."""
+def write_sample(folder: str | Path, game: str = "okey") -> tuple[Path, Path]:
+    """Render the sample (of ``game``: 'okey' or '101') into ``folder``: the JPEG and its JSON truth."""
     import cv2
 
-    scene = render_sample()
+    name = sample_name(game)
+    if name == NAME_101:
+        data, scene = render_101_rack(quality=JPEG_QUALITY)
+    else:
+        scene = render_sample()
+        ok, buf = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+        if not ok:
+            raise RuntimeError("JPEG encoding failed")
+        data = buf.tobytes()
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    jpg, js = folder / f"{NAME}.jpg", folder / f"{NAME}.json"
-    ok, buf = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
-    if not ok:
-        raise RuntimeError("JPEG encoding failed")
-    jpg.write_bytes(buf.tobytes())
+    jpg, js = folder / f"{name}.jpg", folder / f"{name}.json"
+    jpg.write_bytes(data)
     truth = {
-        "seed": SEED,
+        "seed": SEED_101 if name == NAME_101 else SEED,
         "hand": [t.name for t in scene.hand],
         "indicator": scene.indicator.name if scene.indicator else None,
         "size": [int(scene.image.shape[1]), int(scene.image.shape[0])],
@@ -115,5 +131,6 @@ def write_sample(folder: str | Path) -> tuple[Path, Path]:
 
 if __name__ == "__main__":  # pragma: no cover
     out = Path(__file__).resolve().parents[1] / "data"
-    for p in write_sample(out):
-        print(p, p.stat().st_size, "bytes")
+    for game in ("okey", "101"):
+        for p in write_sample(out, game):
+            print(p, p.stat().st_size, "bytes")

@@ -308,12 +308,15 @@ def turkish_101(page, timeout: float, path: Path) -> list[str]:
     path.write_bytes(data)
     failures: list[str] = []
     page.goto(f"http://127.0.0.1:{PORT}/?lang=tr&game=101", wait_until="domcontentloaded")
-    wait_idle(page, timeout, must_see="el aç")  # the sample opens: 'Şimdi 112 puanla el aç: ...'
+    if not wait_idle(page, timeout, must_see="167 puanla el aç"):  # its own sample, 22 tiles
+        failures.append("turkish (101 page): the 101 sample's opening (167 points) was not said")
+    failures += turkish_words(visible_text(page), "101 page, its sample")
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(str(path))
     time.sleep(1.0)
-    if not wait_idle(page, timeout, must_see="167 puanla el aç"):
-        failures.append("turkish (101 page): the 22-tile rack's opening (167 points) was not said")
+    wait_idle(page, timeout, must_see=path.name)
     first = advice_text(page).splitlines()[0] if advice_text(page) else ""
+    if "167 puanla el aç" not in first:
+        failures.append(f"turkish (101 page): the uploaded 22-tile rack's opening (167 points) was not said: {first!r}")
     print(f"101 page, a 22-tile rack: {first!r}")
     failures += turkish_words(visible_text(page), "101 page, a 22-tile rack uploaded")
     box = page.get_by_role("textbox", name="Yere açılmış perler")
