@@ -653,7 +653,8 @@ def test_every_message_ends_with_its_full_stop():
               "live_select_device", "live_hand", "photo_failed", "tile_help", "sample_recorded",
               # 101's labels, options and notes inside a line
               "game_pick", "game_help", "words101", "opened_pick", "opened_no", "opened_melds", "opened_pairs",
-              "table101", "table101_input", "table101_placeholder", "table101_photo", "scores101_indicator",
+              "table101", "table101_input", "table101_placeholder", "table101_photo", "table101_pick", "table101_lay",
+              "scores101_indicator",
               "scores101_left", "scores101_left_placeholder", "scores101_misplays", "scores101_finished",
               "scores101_nobody", "scores101_okey", "scores101_whole", "scores101_finish_note", "scores101_okey_note",
               "scores101_whole_note", "scores101_pairs_note", "scores101_stall"}
@@ -765,6 +766,13 @@ def test_the_table_melds_typed_steer_the_advice(monkeypatch):
     at.text_input(key="table_text").input("r3 r4 r5, k7 b8").run()  # a group that is no meld: said, not used
     assert_clean(at)
     assert any("'k7 b8' is no valid run, set or pair" in w.value for w in at.warning)
+    at.text_input(key="table_text").input("r3 r4 r5").run()
+    picker = next(m for m in at.multiselect if m.key.startswith("meld_pick_"))
+    picker.set_value(["b9#1", "b9#2"]).run()  # a pair from the chips: both copies of one face
+    at.button(key="meld_lay").click().run()
+    assert_clean(at)
+    assert app_state(at).table_text == "r3 r4 r5, b9 b9"
+    assert any(e.label == "Melds on the table (2)" for e in at.expander)
 
 
 def test_the_table_melds_read_from_a_second_photo(monkeypatch):

@@ -178,6 +178,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "table101_placeholder": ("r3 r4 r5, k7 b7 y7", "kırmızı 3 kırmızı 4 kırmızı 5, siyah 7 mavi 7 sarı 7"),
     "table101_help": ("Melds separated by commas, tiles by spaces; two tiles make a pair.",
                       "Perleri virgülle, taşları boşlukla ayır; iki taş bir çifttir."),
+    "table101_pick": ("Or pick a meld's tiles", "Ya da bir perin taşlarını seç"),
+    "table101_lay": ("Lay it", "Yere koy"),
     "table101_photo": ("Or a photo of the table's melds", "Ya da yerdeki perlerin fotoğrafı"),
     "table101_read": ("Read from {photo}: {n}. Check them in the box above and correct a wrong tile there.",
                       "{photo} fotoğrafından okundu: {n}. Yukarıdaki kutuda kontrol et, yanlış taşı orada düzelt."),

@@ -8,7 +8,7 @@ from __future__ import annotations
 import streamlit as st
 
 from okey_vision.app.sections.advice import offered_picker
-from okey_vision.app.sections.common import html, log, reader, state, sync_widget, tx
+from okey_vision.app.sections.common import TILE_NAMES, html, log, reader, state, sync_widget, tx
 from okey_vision.app.sections.photo import IMAGE_TYPES, photo_key
 from okey_vision.app.state import AppState
 from okey_vision.app.table import laid_melds, meld_groups, table_text
@@ -19,7 +19,7 @@ from okey_vision.melds import Meld
 from okey_vision.report import render
 from okey_vision.report.advice import Move, move_of
 from okey_vision.report.photo import decode_photo
-from okey_vision.report.text import error_message, in_words, sentence
+from okey_vision.report.text import error_message, in_words, sentence, tile_word
 from okey_vision.tiles import Game, Tile, okey_of
 from okey_vision.yuzbir import Action101, Advice101, Opened, advise101
 
@@ -125,6 +125,7 @@ def table_section(app: AppState, melds: tuple[Meld, ...], problem: str) -> None:
         sync_widget("table_text", app.table_text)
         st.text_input(tx("table101_input"), key="table_text", on_change=typed,
                       placeholder=tx("table101_placeholder"), help=tx("table101_help"))
+        meld_picker(app)
         table_photo(app)
         if app.table_note:
             st.caption(app.table_note)
@@ -135,6 +136,23 @@ def table_section(app: AppState, melds: tuple[Meld, ...], problem: str) -> None:
             html(render.css(app.lang) + render.hand_html(melds, [], okey, lang=app.lang))
         else:
             st.caption(tx("table101_empty"))
+
+
+def meld_picker(app: AppState) -> None:
+    """A meld built from tile chips: its tiles picked (each face twice, as
+    the set holds it), then laid on the table, i.e. added to the text box."""
+    lang = app.lang
+    options = [f"{name}#{copy}" for name in TILE_NAMES for copy in (1, 2)]
+    c1, c2 = st.columns([4, 1])
+    picked: list[str] = c1.multiselect(tx("table101_pick"), options, key=f"meld_pick_{len(app.table_text)}",
+                                       format_func=lambda v: tile_word(v.split("#")[0], lang),
+                                       placeholder=tx("pick_placeholder"))
+    with c2:
+        st.write("")
+        if st.button(tx("table101_lay"), key="meld_lay", disabled=not picked):
+            meld = " ".join(v.split("#")[0] for v in picked)
+            app.table_text = ", ".join(x for x in (app.table_text.strip().rstrip(","), meld) if x)
+            st.rerun()
 
 
 def table_photo(app: AppState) -> None:
