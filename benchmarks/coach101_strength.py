@@ -9,6 +9,7 @@ table on the same deals (what a greedy player scores among its own), and
 the coach's slowest advice (CPU time).
 
     python benchmarks/coach101_strength.py --seed 9101 --deals 250   # 1,000 rounds
+    python benchmarks/coach101_strength.py --speed-hands 300          # advice CPU time on hard hands only
 """
 
 from __future__ import annotations
@@ -37,14 +38,49 @@ class TimedCoach(CoachBot101):
         return out
 
 
+def speed(n: int, seed: int) -> None:
+    """The advice's CPU time on hands made hard: 22 tiles with both okeys, a
+    table of melds, and a tile on offer every other hand."""
+    from okey_vision.melds import make_meld
+    from okey_vision.tiles import FULL_SET, okey_of
+
+    rng = random.Random(seed)
+    times = []
+    for k in range(n):
+        deck = list(FULL_SET)
+        rng.shuffle(deck)
+        ind = next(t for t in deck if not t.is_false_joker)
+        deck.remove(ind)
+        okey = okey_of(ind)
+        hand = [t for t in deck if t == okey] + [t for t in deck if t != okey][:20]
+        rest = [t for t in deck if t not in hand]
+        table = []
+        for c in "rybk":
+            run = [t for t in rest if t.color == c and 5 <= t.number <= 7]
+            if len({t.number for t in run}) == 3:
+                table.append(make_meld(sorted({t.number: t for t in run}.values()), ind))
+        offered = rest[-1] if k % 2 else None
+        hand_now = hand[:21] if offered is not None else hand
+        t0 = time.process_time()
+        advise101(hand_now, ind, table=table, opened="melds" if k % 3 == 0 else "no", offered=offered)
+        times.append(time.process_time() - t0)
+    times.sort()
+    print(f"advice on {n} hard 22-tile hands: median {1000 * statistics.median(times):.1f} ms, "
+          f"p99 {1000 * times[int(0.99 * n)]:.1f} ms, slowest {1000 * times[-1]:.1f} ms CPU")
+
+
 def main() -> None:
     """Play the deals and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=9101, help="the deals' seed (tuning used other seeds)")
     parser.add_argument("--deals", type=int, default=250, help="deals, each played with the coach in every seat")
     parser.add_argument("--baseline", action="store_true", help="also play the all-greedy table on the same deals")
+    parser.add_argument("--speed-hands", type=int, default=0,
+                        help="only time the advice on this many random 22-tile hands with 2 okeys and a table")
     args = parser.parse_args()
-    assert advise101  # the coach bot plays through it
+    if args.speed_hands:
+        speed(args.speed_hands, args.seed)
+        return
     coach = TimedCoach()
     greedy = GreedyBot101()
     diffs, coach_means, greedy_means, base_means = [], [], [], []

@@ -77,11 +77,14 @@ class CoachTuning:
     pairs_wait: int = 15
     #: ... and while the stock holds at least this many tiles.
     pairs_wait_stock: int = 30
+    #: Before opening, worth of holding a tile's twin (a pair) once the hand holds ``pairs_from`` pairs.
+    pair_keep: float = 15.0
+    pairs_from: int = 4
     #: Before opening, count a tile's partners among all the tiles held (True) or only those outside the best melds.
     mates_all: bool = False
     #: After opening, a spare okey (one no meld of the hand uses) stays in hand for the player's own melds
     #: while the stock holds more than this many tiles; then it goes to the table (held at the end it costs 101).
-    spare_okey_stock: int = 0
+    spare_okey_stock: int = 999
 
 
 #: The coach's tuning.
@@ -214,11 +217,15 @@ def choose_discard(rest: Sequence[Tile], okey: Tile, opened: Opened, table: Sequ
         tile = min(pool, key=lambda t: (loss(t), t.index))
         return tile, never, _why("why_discard_wait", tile=tile)
 
+    held = Counter(rest)
+    pairs_held = sum(1 for c in held.values() if c >= 2)
+
     def keep(t: Tile) -> tuple[float, int]:
         mates = list(rest if tuning.mates_all else left)
         mates.remove(t)
         chance = min(_partners(t, mates, okey), 2) * min(_alive(t, okey, gone), 4) / 4
-        return tuning.partner * chance + tuning.number_before * t.number, -t.index
+        twin = tuning.pair_keep if held[t] >= 2 and pairs_held >= tuning.pairs_from else 0.0
+        return tuning.partner * chance + tuning.number_before * t.number + twin, -t.index
 
     tile = min(loose, key=keep)
     return tile, never, _why("why_discard_wait", tile=tile)
