@@ -654,6 +654,7 @@ def test_every_message_ends_with_its_full_stop():
               # 101's labels, options and notes inside a line
               "game_pick", "game_help", "words101", "opened_pick", "opened_no", "opened_melds", "opened_pairs",
               "table101", "table101_input", "table101_placeholder", "table101_photo", "table101_pick", "table101_lay",
+              "beat_highest", "highest_opening",
               "scores101_indicator",
               "scores101_left", "scores101_left_placeholder", "scores101_misplays", "scores101_finished",
               "scores101_nobody", "scores101_okey", "scores101_whole", "scores101_finish_note", "scores101_okey_note",
@@ -862,3 +863,14 @@ def test_the_101_page_opens_on_its_own_22_tile_sample(monkeypatch):
     at = start(monkeypatch, reads=[], game="101")  # no tile read: the sample's recorded tiles
     assert hand_in_pickers(at) == truth["hand"]
     assert at.success[0].value.startswith("Open now with 167 points")
+
+
+def test_the_beat_the_highest_house_rule_raises_the_opening(monkeypatch):
+    at = start(monkeypatch, reads=rack_reads(HAND_87, "b4"), game="101")
+    assert at.info[0].value == "Not yet: 87 of 101."
+    at.toggle(key="beat_highest").set_value(True).run()
+    at.number_input(key="highest_opening").set_value(116).run()
+    assert_clean(at)
+    assert at.info[0].value == "Not yet: 87 of 117."
+    at.toggle(key="beat_highest").set_value(False).run()  # off: the rule's 101 again
+    assert at.info[0].value == "Not yet: 87 of 101."

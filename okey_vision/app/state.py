@@ -222,6 +222,10 @@ class AppState:
     table_note: str = ""
     #: 101: how this player has opened this round.
     opened: Opened = Opened.NO
+    #: 101's house rule that each later opener must beat the highest opening
+    #: so far (off by default, as most tables play), and that opening's points.
+    beat_highest: bool = False
+    highest: int = 0
     #: 101: the penalty score table (None until started).
     scores101: ScoreTable101 | None = None
     #: The hand the player typed for this photo (tile names, rack order), until it is kept.
@@ -353,7 +357,7 @@ class AppState:
     def new_round(self) -> None:
         """A new round: no indicator, turn 1, nothing seen (101: nothing laid, not opened)."""
         self.table_text, self.table_photo, self.table_note = "", "", ""
-        self.opened = Opened.NO
+        self.opened, self.highest = Opened.NO, 0
         self.round = LiveRound()
         self.offered = None
         self.indicator_source = IndicatorSource.NONE

@@ -21,7 +21,7 @@ from okey_vision.report.advice import Move, move_of
 from okey_vision.report.photo import decode_photo
 from okey_vision.report.text import error_message, in_words, sentence, tile_word
 from okey_vision.tiles import Game, Tile, okey_of
-from okey_vision.yuzbir import Action101, Advice101, Opened, advise101
+from okey_vision.yuzbir import Action101, Advice101, Opened, Options101, advise101
 
 #: How each opening state is said (its text key).
 OPENED_KEYS = {Opened.NO: "opened_no", Opened.MELDS: "opened_melds", Opened.PAIRS: "opened_pairs"}
@@ -62,7 +62,8 @@ def advice101(app: AppState, melds: tuple[Meld, ...]) -> Advice101 | str:
             coach_words.say("no_indicator", lang)
     try:
         return advise101(app.tiles, app.round.indicator, table=melds, opened=app.opened, offered=app.offered,
-                         seen=app.round.seen_tiles())
+                         seen=app.round.seen_tiles(), highest=app.highest,
+                         options=Options101(beat_highest=app.beat_highest))
     except OkeyError as exc:
         return sentence(error_message(exc, lang))
 
@@ -113,11 +114,30 @@ def opened_picker(app: AppState) -> None:
              format_func=labels.__getitem__, on_change=changed, help=tx("opened_help"))
 
 
+def highest_rule(app: AppState) -> None:
+    """The house rule that a later opener must beat the highest opening so far, and that opening's points."""
+
+    def switched() -> None:
+        app.beat_highest = bool(st.session_state.beat_highest)
+
+    def changed() -> None:
+        app.highest = int(st.session_state.highest_opening)
+
+    sync_widget("beat_highest", app.beat_highest)
+    c1, c2 = st.columns([3, 2])
+    c1.toggle(tx("beat_highest"), key="beat_highest", on_change=switched, help=tx("beat_highest_help"))
+    if app.beat_highest:
+        sync_widget("highest_opening", app.highest)
+        c2.number_input(tx("highest_opening"), min_value=0, max_value=500, step=1, key="highest_opening",
+                        on_change=changed)
+
+
 def table_section(app: AppState, melds: tuple[Meld, ...], problem: str) -> None:
     """The melds on the table: typed (or corrected) in one box, or read from
     a photo of the table into that box; drawn as tiles; and the player's opening."""
     with st.expander(tx("table101", n=len(melds)), expanded=True):
         opened_picker(app)
+        highest_rule(app)
 
         def typed() -> None:
             app.table_text = st.session_state.table_text
