@@ -90,7 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=180.0)
     ap.add_argument("--port", type=int, default=PORT, help="the app's port (default 8599)")
     ap.add_argument("--turkish-only", action="store_true",
-                    help="only the Turkish pages' words (photo, check, live, scores); no screenshots")
+                    help="only the Turkish pages' words (photo, 101, check, live, scores) and the Turkish 101 "
+                         "page on a phone")
     args = ap.parse_args(argv)
     set_port(args.port)
     from playwright.sync_api import sync_playwright
@@ -117,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
             if args.turkish_only:
                 failures += turkish_pages(browser, args.timeout, photo)
+                failures += phone_check(browser, "tr", args.timeout, args.out.parent, game="101")
                 browser.close()
                 return report(failures)
             page = browser.new_page(viewport={"width": 1280, "height": 1000})
@@ -146,6 +148,7 @@ def main(argv: list[str] | None = None) -> int:
                       "| advice matches the truth:", want in text)
             for lang in ("en", "tr"):
                 failures += phone_check(browser, lang, args.timeout, args.out.parent)
+            failures += phone_check(browser, "tr", args.timeout, args.out.parent, game="101")
             failures += tap_check(browser, args.timeout, args.out.parent)
             failures += turkish_pages(browser, args.timeout, photo)
             browser.close()
@@ -542,12 +545,14 @@ def live_check(p, tmp: Path, timeout: float, folder: Path) -> list[str]:
 PHONE = {"width": 390, "height": 844}
 
 
-def phone_check(browser, lang: str, timeout: float, folder: Path) -> list[str]:
-    """Open the app at phone size in ``lang`` on the sample photo: the move
-    (the action box) must sit inside the first 844 px; saves
-    ``app_phone_<lang>.png`` beside the main screenshot."""
+def phone_check(browser, lang: str, timeout: float, folder: Path, game: str = "okey") -> list[str]:
+    """Open the app at phone size in ``lang`` on the sample photo (of
+    ``game``: the 101 page opens on a 22-tile rack): the move (the action
+    box: for 101 the opening, or how far it is) must sit inside the first
+    844 px; saves ``app_phone_<lang>.png`` (``app_phone_101_<lang>.png``)
+    beside the main screenshot."""
     page = browser.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-    page.goto(f"http://127.0.0.1:{PORT}/?lang={lang}", wait_until="domcontentloaded")
+    page.goto(f"http://127.0.0.1:{PORT}/?lang={lang}&game={game}", wait_until="domcontentloaded")
     end = time.time() + timeout
     box = None
     while time.time() < end:
@@ -560,12 +565,12 @@ def phone_check(browser, lang: str, timeout: float, folder: Path) -> list[str]:
         time.sleep(0.5)
     failures = []
     if box is None:
-        failures.append(f"phone ({lang}): no action line")
+        failures.append(f"phone ({game}, {lang}): no action line")
     else:
         text = page.locator(".st-key-action").first.inner_text().splitlines()[0]
-        print(f"phone ({lang}): action line {text!r} at y {box['y']:.0f}-{box['y'] + box['height']:.0f} px")
+        print(f"phone ({game}, {lang}): action line {text!r} at y {box['y']:.0f}-{box['y'] + box['height']:.0f} px")
         if box["y"] + box["height"] > PHONE["height"]:
-            failures.append(f"phone ({lang}): the action line ends at {box['y'] + box['height']:.0f} px, "
+            failures.append(f"phone ({game}, {lang}): the action line ends at {box['y'] + box['height']:.0f} px, "
                             f"below the first {PHONE['height']} px")
     if lang == "tr":  # issue 26: no tile in the Latin notation; the uploader in Turkish
         from turkish import latin_tiles
@@ -586,7 +591,7 @@ def phone_check(browser, lang: str, timeout: float, folder: Path) -> list[str]:
         if not any("Fotoğraf seç" in u for u in upload) or not any("Dosya başına" in u for u in upload):
             failures.append(f"phone (tr): the uploader's texts are not Turkish ({upload})")
     time.sleep(1.0)
-    shot = folder / f"app_phone_{lang}.png"
+    shot = folder / (f"app_phone_{lang}.png" if game == "okey" else f"app_phone_{game}_{lang}.png")
     page.screenshot(path=str(shot), full_page=False)
     shrink_png(shot, shot, 250_000)
     page.close()
