@@ -214,8 +214,9 @@ def choose_discard(rest: Sequence[Tile], okey: Tile, opened: Opened, table: Sequ
             others = list(rest)
             others.remove(t)
             return -best_melds(others, okey, options, memo)[1]
+
         tile = min(pool, key=lambda t: (loss(t), t.index))
-        return tile, never, _why("why_discard_wait", tile=tile)
+        return tile, never, _why("why_discard_least", tile=tile)
 
     held = Counter(rest)
     pairs_held = sum(1 for c in held.values() if c >= 2)
@@ -232,8 +233,17 @@ def choose_discard(rest: Sequence[Tile], okey: Tile, opened: Opened, table: Sequ
 
 
 def _keep_one(melds: list[Meld], okey: Tile) -> tuple[list[Meld], list[Tile]]:
-    """Melds that use every tile, less one tile to discard: an end of a long
-    run or a set's fourth tile, else the smallest meld stays in hand."""
+    """Melds that use every tile, less one tile to discard: an okey that a
+    long run's end or a set of four can spare (finishing with the okey counts
+    double), else an end of a long run or a set's fourth tile, else the
+    smallest meld stays in hand."""
+    for k, m in enumerate(melds):
+        if len(m) >= 4 and okey in m.tiles:
+            ends = [0, len(m) - 1] if m.kind == "run" else range(len(m))
+            for i in ends:
+                if m.tiles[i] == okey:
+                    return melds[:k] + [Meld(m.kind, m.tiles[:i] + m.tiles[i + 1:],
+                                             m.faces[:i] + m.faces[i + 1:], okey)] + melds[k + 1:], [okey]
     for k, m in sorted(enumerate(melds), key=lambda km: -len(km[1])):
         if len(m) >= 4:
             if m.kind == "set":

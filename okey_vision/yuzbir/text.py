@@ -36,6 +36,8 @@ SENTENCES: dict[str, tuple[str, str]] = {
                          "{tile} hiçbir pere girmiyor; elinde {points} puan yazardı."),
     "why_discard_wait": ("{tile} helps no run or set toward the opening; your higher tiles do.",
                          "{tile} açışa giden hiçbir pere yaramıyor; yüksek taşların yarıyor."),
+    "why_discard_least": ("Every tile is in a run or set; {tile} costs them the fewest points.",
+                          "Her taş bir perde; {tile} perlerden en az puan götürüyor."),
     "why_discard_pairs": ("{tile} pairs with nothing you hold.", "{tile} elindeki hiçbir taşla çift olmuyor."),
     "never_islek": ("Never discard {tiles}: the table takes them (101 penalty).",
                     "{tiles} atma: yerdeki perlere işler (işlek taş, 101 ceza)."),
