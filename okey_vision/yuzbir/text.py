@@ -15,6 +15,8 @@ SENTENCES: dict[str, tuple[str, str]] = {
     "progress": ("{points} of {needed}", "{needed} puandan {points}"),
     "open": ("Open now with {points} points: {melds}.", "Şimdi {points} puanla el aç: {melds}."),
     "open_pairs": ("Open with {n} pairs now: {melds}.", "Şimdi {n} çiftle çift aç: {melds}."),
+    "headline_open": ("Open: {progress}.", "El aç: {progress}."),
+    "headline_pairs": ("Open with {n} pairs.", "{n} çiftle çift aç."),
     "not_yet": ("Not yet: {progress}.", "Henüz değil: {progress}."),
     "pairs_progress": ("Pairs: {n} of {needed}.", "Çift: {needed} çiftten {n}."),
     "why_open": ("A player who never opens takes 202; open as soon as you can.",
