@@ -110,7 +110,7 @@ class Advice101:
     @property
     def open_now(self) -> bool:
         """This advice opens the hand this turn."""
-        return self.action in (Action101.OPEN,) or (self.opened is Opened.NO and bool(self.lay))
+        return self.opened is Opened.NO and bool(self.lay)
 
     @property
     def finish(self) -> bool:
@@ -141,7 +141,8 @@ class Advice101:
 
 
 def available(tiles: Iterable[Tile], indicator: Tile, seen: Iterable[Tile]) -> Counter[Tile]:
-    """Copies of each face not in ``tiles``, ``seen`` or the indicator (faces by tile)."""
+    """Copies of each tile out of reach: held (``tiles``), seen (discards, the
+    table) or the indicator; 2 minus it is what may still come."""
     gone: Counter[Tile] = Counter(tiles)
     gone.update(seen)
     gone[indicator] += 1
@@ -315,8 +316,10 @@ def advise101(hand: Hand | str | Sequence[TileLike], indicator: Tile | str | Non
     """The advice for a 101 turn. With ``offered`` (the tile just discarded,
     the hand before drawing): take it or draw. Without: the hand after
     drawing: open or not yet, what to lay and add, and the discard. ``table``
-    holds the melds laid so far, ``opened`` how this player opened,
-    ``highest`` the highest opening so far (with the beat-the-highest option).
+    holds the melds laid so far, ``opened`` how this player opened, ``seen``
+    the discards in sight, ``highest`` the highest opening so far and
+    ``most_pairs_laid`` the most pairs opened with (for the beat-the-highest
+    option), ``stock_left`` the tiles left to draw.
 
     >>> a = advise101("r10 r11 r12 k12 k13 y2", "b5", opened="melds", table=[])
     >>> a.action.value, [m.describe() for m in a.lay], a.discard
