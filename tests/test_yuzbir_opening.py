@@ -93,3 +93,13 @@ def test_agrees_with_brute_force(seed: int) -> None:
 
 def test_tile_parse_roundtrip() -> None:
     assert parse_tile("k6") == okey_of(parse_tile("k5"))
+
+
+@pytest.mark.parametrize(("hand", "en", "tr"), [
+    ("r10 r11 r12 r13 k10 y10 b10 b11 b12 y7 y8 y9 k1", "Open: 123 of 101.", "El aç: 101 puandan 123."),
+    ("r1 r1 y5 y5 b9 b9 k2 k2 r7 r7 y12", "Open with 5 pairs.", "5 çiftle çift aç."),
+    ("r10 r11 r12", "Not yet: 33 of 101.", "Henüz değil: 101 puandan 33."),
+])
+def test_headline_in_both_languages(hand: str, en: str, tr: str) -> None:
+    o = best_opening(hand, "k5")
+    assert o.headline() == en and o.headline("tr") == tr and o.to_dict()["headline"] == en

@@ -110,7 +110,7 @@ class Advice101:
     @property
     def open_now(self) -> bool:
         """This advice opens the hand this turn."""
-        return self.action in (Action101.OPEN,) or (self.opened is Opened.NO and bool(self.lay))
+        return self.opened is Opened.NO and bool(self.lay)
 
     @property
     def finish(self) -> bool:
@@ -141,7 +141,8 @@ class Advice101:
 
 
 def available(tiles: Iterable[Tile], indicator: Tile, seen: Iterable[Tile]) -> Counter[Tile]:
-    """Copies of each face not in ``tiles``, ``seen`` or the indicator (faces by tile)."""
+    """Copies of each tile out of reach: held (``tiles``), seen (discards, the
+    table) or the indicator; 2 minus it is what may still come."""
     gone: Counter[Tile] = Counter(tiles)
     gone.update(seen)
     gone[indicator] += 1
@@ -214,8 +215,9 @@ def choose_discard(rest: Sequence[Tile], okey: Tile, opened: Opened, table: Sequ
             others = list(rest)
             others.remove(t)
             return -best_melds(others, okey, options, memo)[1]
+
         tile = min(pool, key=lambda t: (loss(t), t.index))
-        return tile, never, _why("why_discard_wait", tile=tile)
+        return tile, never, _why("why_discard_least", tile=tile)
 
     held = Counter(rest)
     pairs_held = sum(1 for c in held.values() if c >= 2)
@@ -232,8 +234,17 @@ def choose_discard(rest: Sequence[Tile], okey: Tile, opened: Opened, table: Sequ
 
 
 def _keep_one(melds: list[Meld], okey: Tile) -> tuple[list[Meld], list[Tile]]:
-    """Melds that use every tile, less one tile to discard: an end of a long
-    run or a set's fourth tile, else the smallest meld stays in hand."""
+    """Melds that use every tile, less one tile to discard: an okey that a
+    long run's end or a set of four can spare (finishing with the okey counts
+    double), else an end of a long run or a set's fourth tile, else the
+    smallest meld stays in hand."""
+    for k, m in enumerate(melds):
+        if len(m) >= 4 and okey in m.tiles:
+            ends = [0, len(m) - 1] if m.kind == "run" else range(len(m))
+            for i in ends:
+                if m.tiles[i] == okey:
+                    return melds[:k] + [Meld(m.kind, m.tiles[:i] + m.tiles[i + 1:],
+                                             m.faces[:i] + m.faces[i + 1:], okey)] + melds[k + 1:], [okey]
     for k, m in sorted(enumerate(melds), key=lambda km: -len(km[1])):
         if len(m) >= 4:
             if m.kind == "set":
@@ -305,8 +316,10 @@ def advise101(hand: Hand | str | Sequence[TileLike], indicator: Tile | str | Non
     """The advice for a 101 turn. With ``offered`` (the tile just discarded,
     the hand before drawing): take it or draw. Without: the hand after
     drawing: open or not yet, what to lay and add, and the discard. ``table``
-    holds the melds laid so far, ``opened`` how this player opened,
-    ``highest`` the highest opening so far (with the beat-the-highest option).
+    holds the melds laid so far, ``opened`` how this player opened, ``seen``
+    the discards in sight, ``highest`` the highest opening so far and
+    ``most_pairs_laid`` the most pairs opened with (for the beat-the-highest
+    option), ``stock_left`` the tiles left to draw.
 
     >>> a = advise101("r10 r11 r12 k12 k13 y2", "b5", opened="melds", table=[])
     >>> a.action.value, [m.describe() for m in a.lay], a.discard

@@ -30,7 +30,7 @@ from okey_vision.melds import PAIR, RUN, SET, Meld
 from okey_vision.solver import encode
 from okey_vision.tiles import COLORS, FALSE_JOKER, NUM_FACES, TILES, Hand, Tile, TileLike, okey_of
 from okey_vision.yuzbir.rules import DEFAULT_OPTIONS, Hand101, Opened, Options101, as_hand101, hand_points
-from okey_vision.yuzbir.text import progress_words
+from okey_vision.yuzbir.text import progress_words, say
 
 _ONE = [1 << (2 * i) for i in range(NUM_FACES)]
 _FIELD = [3 << (2 * i) for i in range(NUM_FACES)]
@@ -289,6 +289,20 @@ class Opening:
         """The points against the need, e.g. '87 of 101' ('101 puandan 87')."""
         return progress_words(self.points, self.needed, lang)
 
+    def headline(self, lang: Lang | str = Lang.EN) -> str:
+        """The first thing a player reads: 'Open: 123 of 101.', 'Open with 5
+        pairs.' or 'Not yet: 87 of 101.' (in Turkish with ``lang='tr'``).
+
+        >>> best_opening("r11 r12 r13 k11 y11 b11 b12 b13 r10", "k1").headline(Lang.TR)
+        'Henüz değil: 101 puandan 82.'
+        """
+        kind = self.kind
+        if kind is Opened.MELDS:
+            return say("headline_open", lang, progress=self.progress(lang))
+        if kind is Opened.PAIRS:
+            return say("headline_pairs", lang, n=len(self.pairs))
+        return say("not_yet", lang, progress=self.progress(lang))
+
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready summary."""
         return {
@@ -298,6 +312,7 @@ class Opening:
             "needed": self.needed,
             "missing": self.missing,
             "progress": self.progress(),
+            "headline": self.headline(),
             "melds": [m.describe() for m in self.melds],
             "leftover": [t.name for t in self.leftover],
             "pairs": [m.describe() for m in self.pairs],
