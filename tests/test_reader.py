@@ -207,6 +207,21 @@ def test_the_101_sample_rack_is_read_exactly(reader: RackReader) -> None:
     assert [r.name for r in reads if r.row == APART] == [INDICATOR_101]
 
 
+@pytest.mark.parametrize("seed", (2, 3, 4, 5))
+def test_melds_on_a_photo_are_grouped_as_laid(reader: RackReader, seed: int) -> None:
+    # The 101 page reads the table's melds from a photo: tiles grouped by the
+    # gaps between them, touching melds parted by the rules. A rack of known
+    # groups stands in for the table (on seeds 2-4 two groups lie touching).
+    from okey_vision.app.table import meld_groups, split_melds, table_text
+    from okey_vision.synth.sample import HAND_101, INDICATOR_101, render_101_rack
+    from okey_vision.vision.io import decode_image
+
+    data, _scene = render_101_rack(seed)
+    reads = [r for r in reader.read_photo(decode_image(data, "table.jpg")) if r.row != APART]
+    groups = [m for g in meld_groups(reads) for m in split_melds(g, INDICATOR_101)]
+    assert table_text(groups) == HAND_101.replace(" |", ",")
+
+
 def test_a_greyscale_photo_flags_every_read(reader: RackReader) -> None:
     scene = render_scene(RACK_SEEDS[0], CLEAN_RACK)
     grey = cv2.cvtColor(cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)

@@ -18,11 +18,12 @@ okey in a meld stands for the tile it replaces).
 
 from __future__ import annotations
 
+import itertools
 import statistics
 from collections.abc import Sequence
 
-from okey_vision.melds import Meld, parse_melds
-from okey_vision.tiles import Tile, format_hand, parse_tile
+from okey_vision.melds import Meld, as_pair, is_meld, parse_melds
+from okey_vision.tiles import Tile, format_hand, parse_hand, parse_tile  # noqa: F401 - parse_hand: doctests
 from okey_vision.vision.reads import APART, TileRead, rack_order
 
 #: Two tiles in a row whose centres lie more than this many tile widths
@@ -54,6 +55,38 @@ def meld_groups(reads: Sequence[TileRead], gap: float = MELD_GAP) -> list[list[T
     return groups
 
 
+def split_melds(group: Sequence[Tile], indicator: Tile | str) -> list[list[Tile]]:
+    """A group of tiles that lie touching, split into the fewest melds (runs
+    and sets of 3 or more, pairs) that make it up whole, in order; the group
+    as it is when no split does (the player corrects it). Melds laid too
+    close together read as one group: the game's own rules part them.
+
+    >>> names = lambda gs: [" ".join(t.name for t in g) for g in gs]
+    >>> names(split_melds(parse_hand("k7 b7 y7 y10 y11 y12 y13"), "b1"))
+    ['k7 b7 y7', 'y10 y11 y12 y13']
+    >>> names(split_melds(parse_hand("b1 b1 k9 k10 k11"), "y2")), names(split_melds(parse_hand("r1 y5"), "y2"))
+    (['b1 b1', 'k9 k10 k11'], ['r1 y5'])
+    """
+    ind = parse_tile(indicator)
+    tiles = list(group)
+    n = len(tiles)
+    best: list[list[int] | None] = [[]] + [None] * n  # best[i]: the cuts of tiles[:i] into the fewest melds
+    for end in range(2, n + 1):
+        for start in range(end - 1):
+            part = tiles[start:end]
+            if best[start] is None or not ((len(part) == 2 and as_pair(part, ind)) or is_meld(part, ind)):
+                continue
+            cuts = best[start]
+            assert cuts is not None
+            if best[end] is None or len(cuts) + 1 < len(best[end] or []):
+                best[end] = [*cuts, start]
+    cuts = best[n]
+    if not tiles or cuts is None:
+        return [tiles]
+    bounds = [*cuts, n]
+    return [tiles[a:b] for a, b in itertools.pairwise(bounds)]
+
+
 def table_text(groups: Sequence[Sequence[Tile]]) -> str:
     """Groups of tiles written as the table's text box holds them: 'r3 r4 r5, k7 b7 y7'."""
     return ", ".join(format_hand(g) for g in groups if g)
@@ -66,4 +99,4 @@ def laid_melds(text: str, indicator: Tile | str) -> tuple[Meld, ...]:
     return parse_melds(text, parse_tile(indicator))
 
 
-__all__ = ["MELD_GAP", "laid_melds", "meld_groups", "table_text"]
+__all__ = ["MELD_GAP", "laid_melds", "meld_groups", "split_melds", "table_text"]

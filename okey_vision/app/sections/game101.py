@@ -11,7 +11,7 @@ from okey_vision.app.sections.advice import offered_picker
 from okey_vision.app.sections.common import TILE_NAMES, html, log, reader, state, sync_widget, tx
 from okey_vision.app.sections.photo import IMAGE_TYPES, photo_key
 from okey_vision.app.state import AppState
-from okey_vision.app.table import laid_melds, meld_groups, table_text
+from okey_vision.app.table import laid_melds, meld_groups, split_melds, table_text
 from okey_vision.coach import text as coach_words
 from okey_vision.errors import OkeyError
 from okey_vision.lang import WORDS_101, count, fill
@@ -199,6 +199,8 @@ def table_photo(app: AppState) -> None:
         app.table_note = tx("reader_failed", why=type(exc).__name__)
         return
     groups = meld_groups(reads)
+    if app.round.indicator is not None:  # melds laid too close read as one group: split by the rules
+        groups = [m for g in groups for m in split_melds(g, app.round.indicator)]
     if not groups:
         app.table_note = tx("table101_none", photo=shot.name)
         return
