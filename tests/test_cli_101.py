@@ -70,3 +70,11 @@ def test_advise_101_turn_and_take(capsys) -> None:  # type: ignore[no-untyped-de
 def test_bad_101_input_is_one_line(capsys, args, needle) -> None:  # type: ignore[no-untyped-def]
     code, out, err = run_cli(capsys, *args)
     assert code == 2 and out == "" and needle in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("args", [["advise", "-i", "k5", "--table", "r5 r6 r7", "r1"],
+                                  ["advise", "-i", "k5", "--opened", "melds", "r1"],
+                                  ["solve", "-i", "k5", "--beat-highest", "r1"]])
+def test_101_options_without_the_game_say_so(capsys, args) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = run_cli(capsys, *args)
+    assert code == 2 and out == "" and "--game 101" in err

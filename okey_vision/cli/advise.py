@@ -49,6 +49,11 @@ def run(args: argparse.Namespace) -> int:
     _refuse_ambiguous_seen(getattr(args, "argv", None) or [])
     if args.game == "101":
         return _run101(args)
+    if args.table or args.opened != "no" or args.beat_highest or args.highest or args.no_ace_after_13:
+        from okey_vision.cli.common import CliError
+
+        raise CliError("--table, --opened, --highest, --beat-highest and --no-ace-after-13 are 101's: "
+                       "add --game 101")
     if not " ".join(args.tiles).strip():
         raise HandSizeError("no hand given: write the 15 tiles (14 with --offered) after the options")
     hand = Hand.of(" ".join(args.tiles), args.indicator, " ".join(args.seen))  # as the app builds it

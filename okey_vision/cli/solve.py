@@ -63,6 +63,10 @@ def solve101_result(tiles: Sequence[str], indicator: str, args: argparse.Namespa
 
 def run(args: argparse.Namespace) -> int:
     """Print the arrangement and the declaration (or one JSON object)."""
+    if args.game != "101" and (args.beat_highest or args.highest or args.no_ace_after_13):
+        from okey_vision.cli.common import CliError
+
+        raise CliError("--highest, --beat-highest and --no-ace-after-13 are 101's: add --game 101")
     if args.game == "101":
         from okey_vision.yuzbir import Hand101, best_opening
         from okey_vision.yuzbir.lines import solve_lines101
