@@ -4,7 +4,10 @@ Photo of the rack in (camera or upload), every tile read and boxed; the
 player corrects reads and sets the indicator; the hand is drawn grouped into
 runs, sets or pairs with the leftovers apart; whether it can be declared,
 the recommended discard and the ranked alternatives; discards seen and the
-indicator are kept through the round; a score table across rounds.
+indicator are kept through the round; a score table across rounds. The game
+switch (or ``?game=101``) turns the page to 101 Okey: a rack of 21-22 tiles,
+the opening first ('Not yet: 87 of 101'), the melds on the table typed or
+read from a second photo, and the 101 penalty scores.
 
 A thin page: the sections are in :mod:`okey_vision.app.sections`, the
 session's one typed state in :mod:`okey_vision.app.state`, the work in
@@ -28,6 +31,15 @@ from okey_vision.app.sections.calibrate import learning_section
 from okey_vision.app.sections.check import check_page, check_switch
 from okey_vision.app.sections.common import log, state, sync_widget, tx
 from okey_vision.app.sections.correct import correct_section
+from okey_vision.app.sections.game101 import (
+    advice101,
+    advice_move,
+    game_switch,
+    show_advice101,
+    table_melds,
+    table_section,
+    words_section,
+)
 from okey_vision.app.sections.live import live_section
 from okey_vision.app.sections.photo import photo_input, photo_section, take_new_photo
 from okey_vision.app.sections.round import round_section
@@ -35,6 +47,8 @@ from okey_vision.app.sections.scores import scheme_picker, scores_section
 from okey_vision.app.state import AppState
 from okey_vision.report.analysis import Analysis, move_on_rack
 from okey_vision.report.labels import Lang, in_words, sentence, t
+from okey_vision.tiles import Game
+from okey_vision.yuzbir import Advice101
 
 # One handler on the package's logger: the app's lines and the library's
 # (the live reader's worker thread) reach the server log alike.
@@ -94,6 +108,32 @@ def photo_page(app: AppState) -> None:
     scores_section(app)
 
 
+def page101(app: AppState) -> None:
+    """The 101 page, phone first: the advice (the opening, or how far it
+    is), then the photo folded, correcting, the table's melds and the
+    player's opening, the round, the 101 penalty scores, the words of 101."""
+    take_new_photo(app, *photo_input())
+    photo = app.photo
+    if photo is not None and photo.error:
+        st.warning(photo.error)
+    melds, problem = table_melds(app)
+    advice = advice101(app, melds)
+    move = None
+    if isinstance(advice, Advice101):
+        show_advice101(app, advice)
+        move = advice_move(advice, app.tiles)
+        if problem:
+            st.warning(problem)
+    elif not (photo is not None and photo.error and not app.entries):
+        st.info(in_words(advice, app.lang))
+    photo_section(app, expanded=not isinstance(advice, Advice101) or app.to_check, move=move)
+    correct_section(app)
+    table_section(app, melds, problem)
+    round_section(app, expanded=True)
+    scores_section(app)
+    words_section(app)
+
+
 def main() -> None:
     """The page: header, sidebar, then the live view or the photo's."""
     st.set_page_config(page_title="Okey", page_icon=":game_die:", layout="wide",
@@ -103,10 +143,12 @@ def main() -> None:
     head, switch = st.columns([3, 1])
     with switch:
         language_switch(app)
+        game = game_switch(app)
     with head:
         st.markdown(f"### {tx('title')}")
     with st.sidebar:
-        scheme_picker(app)
+        if game is Game.OKEY:  # 101 has its own penalty scores
+            scheme_picker(app)
         checking = check_switch(app)  # the organiser's page (?page=check), off the players' way
         learning_section(app)  # Keep the player's corrections (their consent) and learn their set
         st.caption(tx("tile_help"))
@@ -114,6 +156,8 @@ def main() -> None:
         st.session_state.live_on = st.query_params.get("live") == "1"
     if checking:
         check_page(app)
+    elif game is Game.ONE_OH_ONE:
+        page101(app)
     elif st.toggle(tx("live"), key="live_on", help=tx("live_help")):
         live_section(app)
         round_section(app, expanded=False)

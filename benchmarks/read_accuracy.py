@@ -4,11 +4,14 @@ players photograph them; and the flag curve on the held-out real photos.
 
     python benchmarks/read_accuracy.py                 # every set, default models
     python benchmarks/read_accuracy.py --synth 100 --player 60 --backend torch --out benchmarks/out
+    python benchmarks/read_accuracy.py --no-real --synth 0 --player 30 --tiles 22   # 101 Okey's racks
 
 Player-style set (``datasets/synth-player.yaml``, seed 9101, never trained or
 tuned on): racks turned 30-60 degrees, 40 % seen from the side, Okey
 palettes, tinted/dim light, clutter; its "exact hands" also require the rack
 tiles in rack order (rows, then along the rack) with nothing extra on the rack.
+``--tiles N`` deals every rendered rack N tiles (two rows split at half +-3
+tiles): 22 is a 101 Okey starter's rack, 15 the same seeds' classic one.
 Flag curve: for each confidence threshold, the share of wrong reads (wrong
 face or false read) and of right reads that a flag at that threshold marks.
 
@@ -195,13 +198,15 @@ class Score:
         return paths
 
 
-def bench_real(reader, score: Score, limit: int | None = None, split: str = "held") -> None:
+def bench_real(reader, score: Score, limit: int | None = None, split: str = "held", min_tiles: int = 0) -> None:
     import cv2
 
     from okey_vision.synth.real import load_real, split_real
 
     train, held = split_real(load_real(real_pixels() / "rummikub-real"))
-    for im in (held if split == "held" else train)[:limit]:
+    photos = [im for im in (held if split == "held" else train)
+              if sum(label.tile is not None for label in im.labels) >= min_tiles]
+    for im in photos[:limit]:
         img = cv2.imread(str(im.path))
         t = time.perf_counter()
         reads = reader.read(img)
@@ -232,12 +237,14 @@ def bench_okey_real(reader) -> dict:
 
 
 def bench_synth(reader, score: Score, count: int, recipe: str = "synth-detect.yaml",
-                seed: int = SYNTH_SEED, rack: bool = False) -> None:
+                seed: int = SYNTH_SEED, rack: bool = False, tiles: int | None = None) -> None:
     from okey_vision.synth import load_config
     from okey_vision.synth.datasets import image_seed
     from okey_vision.synth.render import render_scene
 
     cfg = load_config(ROOT / "datasets" / recipe)
+    if tiles is not None:  # every rack scene holds a hand of this size
+        cfg = cfg.replace(p_typical_hand=1.0, hand_sizes=(tiles,))
     for i in range(count):
         scene = render_scene(image_seed(seed, i), cfg)
         t = time.perf_counter()
@@ -262,7 +269,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--player", type=int, default=60, help="player-style test images (0: skip)")
     p.add_argument("--player-seed", type=int, default=PLAYER_SEED,
                    help="another seed makes a validation set for choices (never choose on 9101)")
+    p.add_argument("--tiles", type=int, help="every rendered rack holds this many tiles (22: a 101 starter's rack)")
     p.add_argument("--real", type=int, default=None, help="limit held-out real photos")
+    p.add_argument("--real-min-tiles", type=int, default=0,
+                   help="only the real photos holding at least this many labelled tiles (21: a 101 hand's worth)")
     p.add_argument("--no-real", action="store_true")
     p.add_argument("--real-split", choices=("held", "train"), default="held",
                    help="'train': the real *training* photos instead of the held-out ones (for choices)")
@@ -288,18 +298,20 @@ def main(argv: list[str] | None = None) -> int:
     results = {"backend": reader.backend, "models": reader.backends}
     scores = []
     if not args.no_real:
-        s = Score("real held-out" if args.real_split == "held" else "real training photos")
-        bench_real(reader, s, args.real, args.real_split)
+        s = Score(("real held-out" if args.real_split == "held" else "real training photos")
+                  + (f" of {args.real_min_tiles}+ tiles" if args.real_min_tiles else ""))
+        bench_real(reader, s, args.real, args.real_split, args.real_min_tiles)
         scores.append(("real", s))
     if not args.no_real:
         results["okey_real"] = bench_okey_real(reader)
     if args.synth:
-        s = Score(f"synthetic seed {SYNTH_SEED} x{args.synth}")
-        bench_synth(reader, s, args.synth)
+        s = Score(f"synthetic seed {SYNTH_SEED} x{args.synth}" + (f", {args.tiles}-tile racks" if args.tiles else ""))
+        bench_synth(reader, s, args.synth, tiles=args.tiles)
         scores.append(("synth", s))
     if args.player:
-        s = Score(f"player-style seed {args.player_seed} x{args.player}")
-        bench_synth(reader, s, args.player, "synth-player.yaml", args.player_seed, rack=True)
+        s = Score(f"player-style seed {args.player_seed} x{args.player}"
+                  + (f", {args.tiles}-tile racks" if args.tiles else ""))
+        bench_synth(reader, s, args.player, "synth-player.yaml", args.player_seed, rack=True, tiles=args.tiles)
         scores.append(("player", s))
     for key, s in scores:
         results[key] = s.summary()

@@ -68,6 +68,23 @@ UNITS: dict[str, tuple[str, str]] = {
     "player": ("player|players", "oyuncu"),
 }
 
+#: The words of 101 Okey (yüzbir) as players say them, each with what it
+#: means, in the page's language (docs/turkish.md lists them): the app's
+#: 101 page shows them, and the 101 coach's sentences use them.
+WORDS_101: dict[str, tuple[str, str]] = {
+    "açmak": ("açmak: to open, laying your first melds on the table",
+              "açmak: ilk perleri yere koymak"),
+    "el açmak": ("el açmak: to open with runs and sets worth at least 101 points (an okey counts as the tile "
+                 "it stands for)",
+                 "el açmak: en az 101 puanlık seri ve gruplarla açmak (okey yerine geçtiği taş kadar sayılır)"),
+    "çift açmak": ("çift açmak: to open with at least 5 pairs; from then on you lay only pairs, and your "
+                   "penalty counts double",
+                   "çift açmak: en az 5 çiftle açmak; sonra yalnız çift açılır, ceza iki kat yazılır"),
+    "işlek taş": ("işlek taş: a tile the table's melds take; discarding it costs 101",
+                  "işlek taş: yerdeki bir pere işlenebilen taş; atan 101 ceza yazar"),
+}
+
+
 
 def tile_word(tile: Tile | str, lang: Lang | str = Lang.EN) -> str:
     """A tile as a sentence says it: its notation in English (``r5``), its
@@ -158,6 +175,8 @@ ERRORS_TR: dict[str, str] = {
     "too_many_copies": "{tile} taşından {n} tane var: sette yalnız {copies} tane olur",
     "fj_indicator": "sahte okey gösterge olamaz",
     "hand_too_big": "bir elde en çok {most} taş olur, burada {n} taş var",
+    "not_a_meld": "{tiles}: ne seri, ne grup, ne de çift",
+    "finisher_opened": "{who} bitti, demek ki açmıştı: perlerle mi, çiftle mi?",
 }
 
 
@@ -197,5 +216,5 @@ def fill(table: Mapping[str, tuple[str, str]], key: str, lang: Lang | str = Lang
     return text
 
 
-__all__ = ["ERRORS_TR", "TILE_NOTATION", "UNITS", "Lang", "capital", "count", "error_message", "fill", "in_words",
-           "tile_word", "tiles_words"]
+__all__ = ["ERRORS_TR", "TILE_NOTATION", "UNITS", "WORDS_101", "Lang", "capital", "count", "error_message", "fill",
+           "in_words", "tile_word", "tiles_words"]

@@ -17,6 +17,7 @@ okey_vision.errors.InvalidMeldError: 'b13 b1 b2' is no valid run or set (indicat
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -216,6 +217,51 @@ def make_meld(tiles: Sequence[Tile | str], indicator: Tile | str, kind: str | No
         f"{format_hand(tiles)!r} is no valid {what} "
         f"(indicator {indicator.name}, okey {okey_of(indicator).name})"
     )
+
+
+#: What separates the melds of a table written out: a comma, a semicolon,
+#: a bar or a new line (the tiles of one meld are separated by spaces).
+MELD_SEPARATORS = re.compile(r"[,;|\n]+")
+
+
+def parse_melds(text: str, indicator: Tile | str) -> tuple[Meld, ...]:
+    """The melds laid on a table, written as players type them: melds
+    separated by commas (or ``;``, ``|``, new lines), tiles by spaces, Turkish
+    names too; two tiles are a pair (laid by a pairs opener). A group that is
+    no meld raises :class:`InvalidMeldError` quoting it.
+
+    >>> [m.describe() for m in parse_melds("r3 r4 r5, k7 b7 y7; b9 b9", "y1")]
+    ['r3 r4 r5', 'k7 b7 y7', 'b9 b9']
+    >>> [m.kind for m in parse_melds("kırmızı 3 kırmızı 4 y2 | mavi 8 mavi 8", "y1")]
+    ['run', 'pair']
+    >>> parse_melds("r3 r4 r5, k7 b8", "y1")
+    Traceback (most recent call last):
+    ...
+    okey_vision.errors.InvalidMeldError: 'k7 b8' is no valid run, set or pair (indicator y1, okey y2)
+    """
+    indicator = parse_tile(indicator)
+    melds = []
+    for group in MELD_SEPARATORS.split(text):
+        tiles = parse_hand(group)
+        if not tiles:
+            continue
+        meld = as_pair(tiles, indicator) if len(tiles) == 2 else (
+            as_run(tiles, indicator) or as_set(tiles, indicator))
+        if meld is None:
+            raise InvalidMeldError(f"{format_hand(tiles)!r} is no valid run, set or pair "
+                                   f"(indicator {indicator.name}, okey {okey_of(indicator).name})",
+                                   "not_a_meld", tiles=format_hand(tiles))
+        melds.append(meld)
+    return tuple(melds)
+
+
+def format_melds(melds: Sequence[Meld]) -> str:
+    """Melds written as :func:`parse_melds` reads them.
+
+    >>> format_melds(parse_melds("r3 r4 r5,k7 b7 y7", "y1"))
+    'r3 r4 r5, k7 b7 y7'
+    """
+    return ", ".join(format_hand(m.tiles) for m in melds)
 
 
 def is_meld(tiles: Sequence[Tile], indicator: Tile) -> bool:

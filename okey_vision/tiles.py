@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from enum import Enum
+from typing import ClassVar, Protocol
 
 from okey_vision.errors import (
     HandError,
@@ -38,6 +39,49 @@ COPIES = 2
 HAND_SIZE = 14
 #: Most tiles a player ever holds (after taking, before discarding).
 MAX_HAND = HAND_SIZE + 1
+
+
+
+class Game(str, Enum):
+    """The game a hand is played in: classic Okey (the default) or 101 Okey
+    (yüzbir), which deals 21 tiles (22 to the starter) and lays melds down
+    during the round.
+
+    >>> Game.parse("101"), Game.parse("yüzbir").hand_size, Game.OKEY.max_hand
+    (<Game.ONE_OH_ONE: '101'>, 21, 15)
+    """
+
+    OKEY = "okey"
+    ONE_OH_ONE = "101"
+
+    @property
+    def hand_size(self) -> int:
+        """Tiles dealt to a player who does not start."""
+        return HAND_SIZE if self is Game.OKEY else 21
+
+    @property
+    def max_hand(self) -> int:
+        """Most tiles a player ever holds (the starter's deal, or after taking)."""
+        return self.hand_size + 1
+
+    @property
+    def label(self) -> str:
+        """The game's name as players say it."""
+        return "Okey" if self is Game.OKEY else "101 Okey"
+
+    @classmethod
+    def parse(cls, text: str | Game) -> Game:
+        """The game named ``text`` ('okey', '101', 'yuzbir'), or an error naming it."""
+        if isinstance(text, Game):
+            return text
+        key = _fold(str(text))
+        if key in ("101", "yuzbir", "yuzbirokey", "101okey", "onehundredone"):
+            return cls.ONE_OH_ONE
+        if key in ("okey", "classic", "classicokey"):
+            return cls.OKEY
+        raise HandError(f"unknown game {clip(repr(text))}: expected 'okey' or '101'", "unknown_game",
+                        name=clip(repr(text)))
+
 
 #: Turkish colour names by letter, as players say them.
 COLOR_NAMES_TR: dict[str, str] = {"r": "kırmızı", "y": "sarı", "b": "mavi", "k": "siyah"}
@@ -316,15 +360,19 @@ class Hand:
     tiles: tuple[Tile, ...]
     indicator: Tile
     seen: tuple[Tile, ...] = ()
+    #: The game whose size limit the hand is checked against (a subclass names its own).
+    game: ClassVar[Game] = Game.OKEY
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tiles", _tiles_of(self.tiles))
         object.__setattr__(self, "indicator", parse_tile(self.indicator))
         object.__setattr__(self, "seen", _tiles_of(self.seen))
-        if len(self.tiles) > MAX_HAND:
+        most = self.game.max_hand
+        if len(self.tiles) > most:
+            what = "a hand" if self.game is Game.OKEY else f"a {self.game.value} hand"
             raise HandSizeError(
-                f"a hand holds at most {MAX_HAND} tiles, got {len(self.tiles)}: "
-                f"{clip(format_hand(self.tiles))!r}", "hand_too_big", most=MAX_HAND, n=len(self.tiles)
+                f"{what} holds at most {most} tiles, got {len(self.tiles)}: "
+                f"{clip(format_hand(self.tiles))!r}", "hand_too_big", most=most, n=len(self.tiles)
             )
         check_counts(self.tiles, self.indicator, self.seen)
 
@@ -349,6 +397,8 @@ class Hand:
             if seen and _tiles_of(seen) != tiles.seen:
                 raise HandError(f"the hand carries its own seen tiles: {clip(format_hand(tiles.seen))!r}, "
                                 f"not {clip(seen)!r}", "hand_seen", seen=clip(seen))
+            if tiles.game is not cls.game:  # a hand of the other game: checked against this one's size
+                return cls(tiles.tiles, tiles.indicator, tiles.seen)
             return tiles
         if indicator is None or indicator == "":
             raise HandError(f"no indicator given for the hand {clip(tiles)!r}", "no_indicator")
@@ -379,7 +429,7 @@ class Hand:
         """
         rest = list(self.tiles)
         rest.remove(tile)
-        return Hand._checked(tuple(rest), self.indicator, self.seen)
+        return type(self)._checked(tuple(rest), self.indicator, self.seen)
 
     def plus(self, tile: Tile) -> Hand:
         """The hand with ``tile`` added: only its copies and the size are
@@ -393,9 +443,9 @@ class Hand:
         tile = parse_tile(tile)
         tiles = self.tiles + (tile,)
         uses = tiles.count(tile) + self.seen.count(tile) + (tile == self.indicator)
-        if uses > COPIES or len(tiles) > MAX_HAND:
-            return Hand(tiles, self.indicator, self.seen)  # raises, naming what is wrong
-        return Hand._checked(tiles, self.indicator, self.seen)
+        if uses > COPIES or len(tiles) > self.game.max_hand:
+            return type(self)(tiles, self.indicator, self.seen)  # raises, naming what is wrong
+        return type(self)._checked(tiles, self.indicator, self.seen)
 
     @property
     def okey(self) -> Tile:

@@ -23,6 +23,7 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 from okey_vision.app.state import KEY, AppState  # noqa: E402
 from okey_vision.report.analysis import analyse  # noqa: E402
 from okey_vision.synth.sample import sample_bytes, sample_truth  # noqa: E402
+from okey_vision.tiles import parse_tile  # noqa: E402
 from okey_vision.vision.reads import APART, TileRead  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -649,7 +650,15 @@ def test_every_message_ends_with_its_full_stop():
               "okey_discard_note", "twin_note", "scheme_new_table", "scheme_keep", "meld_run", "meld_set",
               "meld_pair", "left_over", "discard_mark", "tapped_tile", "tapped_indicator", "whole_photo",
               "whole_photo_help", "live", "live_help", "live_start_button", "live_stop_button",
-              "live_select_device", "live_hand", "photo_failed", "tile_help", "sample_recorded"}
+              "live_select_device", "live_hand", "photo_failed", "tile_help", "sample_recorded",
+              # 101's labels, options and notes inside a line
+              "game_pick", "game_help", "words101", "opened_pick", "opened_no", "opened_melds", "opened_pairs",
+              "table101", "table101_input", "table101_placeholder", "table101_photo", "table101_pick", "table101_lay",
+              "beat_highest", "highest_opening",
+              "scores101_indicator",
+              "scores101_left", "scores101_left_placeholder", "scores101_misplays", "scores101_finished",
+              "scores101_nobody", "scores101_okey", "scores101_whole", "scores101_finish_note", "scores101_okey_note",
+              "scores101_whole_note", "scores101_pairs_note", "scores101_stall"}
     for key, (en, tr) in TEXT.items():
         if key not in labels:
             assert en.endswith((".", "?")) and tr.endswith((".", "?")), key
@@ -691,3 +700,177 @@ def test_the_indicators_picker_corrects_it_in_turkish(monkeypatch):
     tapped.set_value("r3").run()
     assert_clean(at)
     assert app_state(at).round.indicator.name == "r3" and app_state(at).tapped is None
+
+
+# ------------------------------------------------------------ 101 Okey ---
+
+#: A 21-tile 101 hand whose best runs and sets make 87 points (r11 r12 r13,
+#: y11 b11 k11, r5 r6 r7; the four 11s as one set make only 44 + 18): no
+#: other three tiles form a run or a set, no pair, no okey (indicator b4, okey b5).
+HAND_87 = "r5 r6 r7 r11 r12 r13 y11 b11 k11 y2 y5 b3 b6 b9 k1 k4 k7 y8 b13 k9 y1"
+
+
+def rack_reads(hand: str, indicator: str | None = None, per_row: int = 11) -> list[TileRead]:
+    """Reads of a rack holding ``hand`` in rows of ``per_row`` (tiles 30 px
+    wide, touching), the indicator apart below it."""
+    tiles = []
+    for k, name in enumerate(hand.split()):
+        row, col = divmod(k, per_row)
+        tiles.append({"tile": name, "box": [100 + 31 * col, 100 + 50 * row, 130 + 31 * col, 140 + 50 * row],
+                      "row": row})
+    if indicator:
+        tiles.append({"tile": indicator, "box": [100, 300, 130, 340], "row": APART, "on_rack": False,
+                      "is_indicator": True})
+    return fake.reads_from_truth({"tiles": tiles})
+
+
+def test_the_game_switch_turns_the_page_to_101_and_back(monkeypatch):
+    at = start(monkeypatch)
+    assert headline(at).startswith("Discard")  # classic Okey first
+    at.radio(key="game_pick").set_value("101").run()
+    assert_clean(at)
+    assert app_state(at).game.value == "101" and at.query_params["game"] == "101"
+    # the sample's 15 tiles open with 112 points: r4 r5 r6 (r4 the okey), r9 r10 r11, y10-y13 and a set with the okey
+    assert at.success[0].value.startswith("Open now with 112 points")
+    assert "scheme_pick" not in [r.key for r in at.radio]  # 101 scores its own way
+    at.radio(key="game_pick").set_value("okey").run()
+    assert_clean(at)
+    assert headline(at).startswith("Discard")
+
+
+def test_a_101_rack_photo_says_how_far_the_opening_is(monkeypatch):
+    at = start(monkeypatch, reads=rack_reads(HAND_87, "b4"), game="101")
+    assert len(app_state(at).entries) == 21  # a 101 rack keeps all its tiles (a classic one at most 15)
+    assert at.info[0].value == "Not yet: 87 of 101."
+    at.radio(key="lang_pick").set_value("tr").run()
+    assert at.info[0].value == "Henüz değil: 101 puandan 87."
+    assert_turkish(at)
+
+
+def test_a_22_tile_rack_opens_and_says_the_discard(monkeypatch):
+    hand = "r3 r4 r5 r6 k7 b7 y7 y10 y11 y12 y13 b1 b1 k9 k10 k11 r13 y13 b13 fj k2 y4"
+    at = start(monkeypatch, reads=rack_reads(hand, "k1"), game="101")
+    assert len(app_state(at).entries) == 22
+    # r3-r6 18, k7 b7 y7 21, y10-y13 46, k9-k11 30, r13 y13 b13 with the okey k2 as k13 52: 167
+    head = at.success[0].value
+    assert head.startswith("Open now with 167 points") and "Discard y4." in all_text(at)
+
+
+def test_the_table_melds_typed_steer_the_advice(monkeypatch):
+    at = start(monkeypatch, reads=rack_reads("r6 y9 k2 b11 k12", "b4"), game="101")
+    at.radio(key="opened_pick").set_value("melds").run()
+    at.text_input(key="table_text").input("r3 r4 r5, k7 b7 y7").run()
+    assert_clean(at)
+    assert app_state(at).table_text == "r3 r4 r5, k7 b7 y7"
+    assert at.success[0].value == "Add r6 to r3 r4 r5."
+    assert any(e.label == "Melds on the table (2)" for e in at.expander)
+    at.text_input(key="table_text").input("r3 r4 r5, k7 b8").run()  # a group that is no meld: said, not used
+    assert_clean(at)
+    assert any("'k7 b8' is no valid run, set or pair" in w.value for w in at.warning)
+    at.text_input(key="table_text").input("r3 r4 r5").run()
+    picker = next(m for m in at.multiselect if m.key.startswith("meld_pick_"))
+    picker.set_value(["b9#1", "b9#2"]).run()  # a pair from the chips: both copies of one face
+    at.button(key="meld_lay").click().run()
+    assert_clean(at)
+    assert app_state(at).table_text == "r3 r4 r5, b9 b9"
+    assert any(e.label == "Melds on the table (2)" for e in at.expander)
+
+
+def test_the_table_melds_read_from_a_second_photo(monkeypatch):
+    at = start(monkeypatch, reads=rack_reads("r6 y9 k2 b11 k12", "b4"), game="101")
+    # the table's photo: two melds on a row, half a tile apart, a pair on the next row
+    laid = [("r3", 0, 0), ("r4", 31, 0), ("r5", 62, 0), ("k7", 110, 0), ("b7", 141, 0), ("y7", 172, 0),
+            ("b9", 0, 60), ("b9", 31, 60)]
+    fake.set_reads([TileRead((100 + x, 100 + y, 130 + x, 140 + y), parse_tile(name), 0.99, row=y // 60)
+                    for name, x, y in laid])
+    data, _scene = render_rack()
+    at.file_uploader(key="table_upload").set_value(("table.jpg", data, "image/jpeg")).run()
+    assert_clean(at)
+    assert app_state(at).table_text == "r3 r4 r5, k7 b7 y7, b9 b9"
+    assert "Read from table.jpg: 8 tiles." in all_text(at)
+    assert any(e.label == "Melds on the table (3)" for e in at.expander)
+
+
+def test_101_penalty_scores_across_rounds(monkeypatch):
+    at = start(monkeypatch, game="101")
+    at.number_input(key="n_players").set_value(3).run()
+    at.text_input(key="player_names").input("Ayse, Can, Deniz").run()
+    at.button(key="start_scores").click().run()
+    assert_clean(at)
+    at.selectbox(key="s101_ind").set_value("b2").run()  # okey b3
+    at.selectbox(key="s101_open_0").set_value("melds").run()
+    at.selectbox(key="s101_open_1").set_value("pairs").run()
+    at.text_input(key="s101_left_1").input("r5 b3").run()  # 5 + the okey 101, doubled after pairs
+    at.text_input(key="s101_left_2").input("k13").run()  # never opened: 202 whatever it holds
+    at.number_input(key="s101_mis_2").set_value(1).run()  # + 101
+    at.selectbox(key="s101_fin").set_value("Ayse").run()
+    at.checkbox(key="s101_okey").check().run()  # finished with the okey: -202, the others' hands doubled
+    at.button(key="s101_add").click().run()
+    assert_clean(at)
+    assert app_state(at).scores101.totals() == [-202, 2 * 2 * 106, 2 * 202 + 101]
+    assert app_state(at).scores101.leader() == "Ayse"
+    at.selectbox(key="s101_fin").set_value("Deniz").run()  # Deniz never opened: cannot have finished
+    at.button(key="s101_add").click().run()
+    assert any("Deniz finished, so opened" in w.value for w in at.warning)
+    at.button(key="s101_undo").click().run()
+    assert app_state(at).scores101.totals() == [0, 0, 0]
+
+
+def test_the_turkish_101_page_says_no_english_and_no_latin_tile(monkeypatch):
+    at = start(monkeypatch, reads=rack_reads("r6 y9 k2 b11 k12", "b4"), game="101", lang="tr")
+    at.radio(key="opened_pick").set_value("melds").run()
+    at.text_input(key="table_text").input("kırmızı 3 kırmızı 4 kırmızı 5, siyah 7 mavi 7 sarı 7").run()
+    at.number_input(key="n_players").set_value(2).run()
+    at.button(key="start_scores").click().run()
+    assert_clean(at)
+    text = assert_turkish(at)
+    assert "Kırmızı 6 taşını kırmızı 3 kırmızı 4 kırmızı 5 perine işle." in text
+    for word in ("el açtın", "çift açtın", "işlek taş", "çift açmak", "el açmak"):
+        assert word in text
+
+
+def test_a_101_rack_before_drawing_asks_take_or_draw(monkeypatch):
+    at = start(monkeypatch, reads=rack_reads(HAND_87, "b4"), game="101")
+    at.selectbox(key="offered").set_value("r9").run()  # r9 b9 k9 (27) lifts the 87 to 114
+    assert_clean(at)
+    assert at.info[0].value == "Take r9: it opens your hand (114 of 101)."
+    at.selectbox(key="offered").set_value("r8").run()  # r5-r8 adds only 8: 95
+    assert at.info[0].value.startswith("Draw from the stock: r8 does not open your hand")
+
+
+def test_the_101_advice_is_drawn_on_the_rack():
+    from okey_vision.app.sections.game101 import advice_move
+    from okey_vision.synth.sample import HAND_101
+    from okey_vision.tiles import parse_hand
+    from okey_vision.yuzbir import advise101
+
+    tiles = parse_hand(HAND_101.replace("|", " "))
+    move = advice_move(advise101(tiles, "k1"), tiles)
+    assert tiles[move.discard].name == "y4"  # the one loose tile thrown (b1 b1 and fj are kept)
+    # the five melds of the 167-point opening, each on its own places, side by side where the rack holds them
+    assert sorted(len(m) for m in move.melds) == [3, 3, 4, 4, 4] and len({i for m in move.melds for i in m}) == 18
+    assert (0, 1, 2, 3) in move.melds and (7, 8, 9, 10) in move.melds
+
+
+def test_the_101_page_opens_on_its_own_22_tile_sample(monkeypatch):
+    from okey_vision.synth.sample import HAND_101, INDICATOR_101, render_101_rack
+
+    data, truth = sample_bytes("101"), sample_truth("101")
+    assert data[:2] == b"\xff\xd8" and len(data) < 100_000
+    assert truth["hand"] == HAND_101.replace("|", " ").split() and truth["indicator"] == INDICATOR_101
+    _again, scene = render_101_rack()  # the shipped truth is the render's own labels
+    assert [t["box"] for t in truth["tiles"]] == [[round(v, 1) for v in t.box] for t in scene.tiles]
+    at = start(monkeypatch, reads=[], game="101")  # no tile read: the sample's recorded tiles
+    assert hand_in_pickers(at) == truth["hand"]
+    assert at.success[0].value.startswith("Open now with 167 points")
+
+
+def test_the_beat_the_highest_house_rule_raises_the_opening(monkeypatch):
+    at = start(monkeypatch, reads=rack_reads(HAND_87, "b4"), game="101")
+    assert at.info[0].value == "Not yet: 87 of 101."
+    at.toggle(key="beat_highest").set_value(True).run()
+    at.number_input(key="highest_opening").set_value(116).run()
+    assert_clean(at)
+    assert at.info[0].value == "Not yet: 87 of 117."
+    at.toggle(key="beat_highest").set_value(False).run()  # off: the rule's 101 again
+    assert at.info[0].value == "Not yet: 87 of 101."

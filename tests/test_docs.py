@@ -182,13 +182,16 @@ def test_the_turkish_word_list_is_what_the_pages_say():
     from okey_vision.calibrate.text import SENTENCES as CALIBRATE
     from okey_vision.check.text import SENTENCES as CHECK
     from okey_vision.coach.text import SENTENCES as COACH
-    from okey_vision.lang import UNITS
+    from okey_vision.lang import UNITS, WORDS_101
     from okey_vision.report.labels import TEXT
+    from okey_vision.yuzbir.text import SENTENCES as YUZBIR
 
     words = (ROOT / "docs" / "turkish.md").read_text(encoding="utf-8")
     terms = [m.group(1) for m in re.finditer(r"^\| ([^|`]+?) \| ", words, re.M) if m.group(1) != "term"]
     assert {"ortadan çek", "yerden al", "seri", "per", "çift", "gösterge", "okey", "sahte okey"} <= set(terms)
-    turkish = " ".join(pair[1] for table in (COACH, CHECK, CALIBRATE, TEXT, UNITS) for pair in table.values())
+    assert set(WORDS_101) <= set(terms)  # the words of 101: açmak, el açmak, çift açmak, işlek taş
+    tables = (COACH, CHECK, CALIBRATE, TEXT, UNITS, YUZBIR, WORDS_101)
+    turkish = " ".join(pair[1] for table in tables for pair in table.values())
     turkish = turkish.lower() + " kırmızı 7"  # a tile said in words: lang.tile_word
     for term in terms:
         for part in term.split(" / "):

@@ -164,6 +164,64 @@ def test_a_blank_tile_is_not_read(reader: RackReader, seed: int) -> None:
     assert len(reads) == len(scene.tiles)
 
 
+#: A 101 Okey starter's rack (``synth.sample.HAND_101``: 22 tiles, both rows
+#: full, 11 and 11), the indicator beside it; tiles a little smaller than
+#: ``CLEAN_RACK``'s, so the longer rows stay in the frame.
+CLEAN_101 = CLEAN_RACK.replace(p_indicator=1.0, tile_height=(55.0, 65.0))
+
+
+@pytest.mark.parametrize("seed", [
+    pytest.param(1, marks=pytest.mark.xfail(strict=True, reason=_SHORT + "k9 k10 read b9 b10 (black/navy; flagged)")),
+    2, 3, 7])
+def test_reads_a_22_tile_rack_exactly(reader: RackReader, seed: int) -> None:
+    from okey_vision.synth.render import Deal
+    from okey_vision.synth.sample import HAND_101
+    from okey_vision.tiles import parse_hand, parse_tile
+
+    deal = Deal.of([parse_hand(g) for g in HAND_101.split("|")], parse_tile("k1"))
+    scene = render_scene(seed, CLEAN_101, deal)
+    assert len(rack_truth(scene)) == len(deal.hand) == 22  # every rack tile in the photo
+    reads = reader.read(scene.image)
+    assert rack_names(reads) == [t.name for t in deal.hand]
+    assert [r.name for r in reads if r.row == APART] == ["k1"]
+    assert [sum(r.row == row for r in reads) for row in (0, 1)] == [11, 11]
+
+
+#: Racks dealt 21 and 22 tiles at random (rows of 8-14), turned 45 degrees, the whole rack in the frame.
+@pytest.mark.parametrize(("tiles", "seed"), [(21, 1), (21, 2), (22, 1), (22, 2)])
+def test_reads_a_turned_101_rack_in_rack_order(reader: RackReader, tiles: int, seed: int) -> None:
+    scene = render_scene(seed, TURNED_45.replace(hand_sizes=(tiles,), turned_fit=(0.75, 0.85)))
+    truth = rack_truth(scene)
+    assert len(truth) == tiles
+    assert rack_names(reader.read(scene.image)) == truth
+
+
+def test_the_101_sample_rack_is_read_exactly(reader: RackReader) -> None:
+    # the 22-tile rack the browser check uploads on the 101 page, as a JPEG
+    from okey_vision.synth.sample import HAND_101, INDICATOR_101, render_101_rack
+    from okey_vision.vision.io import decode_image
+
+    data, _scene = render_101_rack()
+    reads = reader.read_photo(decode_image(data, "yuzbir.jpg"))
+    assert rack_names(reads) == HAND_101.replace("|", " ").split()
+    assert [r.name for r in reads if r.row == APART] == [INDICATOR_101]
+
+
+@pytest.mark.parametrize("seed", (2, 3, 4, 5))
+def test_melds_on_a_photo_are_grouped_as_laid(reader: RackReader, seed: int) -> None:
+    # The 101 page reads the table's melds from a photo: tiles grouped by the
+    # gaps between them, touching melds parted by the rules. A rack of known
+    # groups stands in for the table (on seeds 2-4 two groups lie touching).
+    from okey_vision.app.table import meld_groups, split_melds, table_text
+    from okey_vision.synth.sample import HAND_101, INDICATOR_101, render_101_rack
+    from okey_vision.vision.io import decode_image
+
+    data, _scene = render_101_rack(seed)
+    reads = [r for r in reader.read_photo(decode_image(data, "table.jpg")) if r.row != APART]
+    groups = [m for g in meld_groups(reads) for m in split_melds(g, INDICATOR_101)]
+    assert table_text(groups) == HAND_101.replace(" |", ",")
+
+
 def test_a_greyscale_photo_flags_every_read(reader: RackReader) -> None:
     scene = render_scene(RACK_SEEDS[0], CLEAN_RACK)
     grey = cv2.cvtColor(cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)

@@ -33,11 +33,12 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, cast
 
 from okey_vision.app.round import LiveRound
-from okey_vision.app.scores import ScoreTable
+from okey_vision.app.scores import ScoreTable, ScoreTable101
 from okey_vision.report.analysis import Session
 from okey_vision.report.labels import Lang
 from okey_vision.scoring import COUNTDOWN, Scheme
-from okey_vision.tiles import Tile, parse_tile
+from okey_vision.tiles import Game, Tile, parse_tile
+from okey_vision.yuzbir import Opened
 
 if TYPE_CHECKING:  # numpy and the reader's types load only with a photo
     import numpy as np
@@ -165,6 +166,8 @@ class AppState:
 
     #: The page's language.
     lang: Lang = Lang.EN
+    #: The game played: classic Okey or 101 (the page's switch, or ?game=101).
+    game: Game = Game.OKEY
     #: The photo taken last (None before the first).
     photo: TakenPhoto | None = None
     #: The overlay drawn for the photo (None until drawn).
@@ -209,6 +212,22 @@ class AppState:
     #: The player lets the app keep their confirmed and corrected tiles to
     #: learn their set (off until they switch it on).
     learning: bool = False
+    #: 101: the melds laid on the table this round, as the player typed them
+    #: or a photo of the table read them ("r3 r4 r5, k7 b7 y7"; made into
+    #: melds with the round's indicator, :func:`okey_vision.app.table.laid_melds`).
+    table_text: str = ""
+    #: 101: the photo of the table read last (its signature), so a rerun does not read it again,
+    #: and what reading it said.
+    table_photo: str = ""
+    table_note: str = ""
+    #: 101: how this player has opened this round.
+    opened: Opened = Opened.NO
+    #: 101's house rule that each later opener must beat the highest opening
+    #: so far (off by default, as most tables play), and that opening's points.
+    beat_highest: bool = False
+    highest: int = 0
+    #: 101: the penalty score table (None until started).
+    scores101: ScoreTable101 | None = None
     #: The hand the player typed for this photo (tile names, rack order), until it is kept.
     typed: tuple[str, ...] | None = None
     #: What was kept already: (photo, place on the rack, tile).
@@ -325,8 +344,20 @@ class AppState:
         """The check page's photos were checked (``key``: what with)."""
         self.checks = Checks(key, tuple(checked))
 
+    def set_game(self, game: Game) -> None:
+        """Switch the game: the photo is read again for it (a 101 rack holds
+        up to 22 tiles, a classic one 15) and a new round starts."""
+        if game is self.game:
+            return
+        self.game = game
+        self.photo = None
+        self.set_entries([])
+        self.new_round()
+
     def new_round(self) -> None:
-        """A new round: no indicator, turn 1, nothing seen."""
+        """A new round: no indicator, turn 1, nothing seen (101: nothing laid, not opened)."""
+        self.table_text, self.table_photo, self.table_note = "", "", ""
+        self.opened, self.highest = Opened.NO, 0
         self.round = LiveRound()
         self.offered = None
         self.indicator_source = IndicatorSource.NONE

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from okey_vision.cli.common import add_lang
+from okey_vision.cli.common import add_game, add_lang, options101
 from okey_vision.errors import clip
 from okey_vision.lang import Lang
 from okey_vision.scoring import COUNTDOWN, SCHEMES
@@ -28,9 +28,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--offered", default=None, metavar="TILE",
                         help="with 14 tiles: the tile the previous player just discarded")
     parser.add_argument("--scheme", choices=SCHEMES, default=COUNTDOWN, help="scoring scheme")
+    add_game(parser)
+    parser.add_argument("--table", action="append", default=[], metavar='"TILE TILE TILE"',
+                        help="101: one meld on the table, as one argument (may be repeated)")
+    parser.add_argument("--opened", choices=["no", "melds", "pairs"], default="no",
+                        help="101: how you opened this round")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     add_lang(parser, "the advice")
-    parser.add_argument("tiles", nargs="*", help="15 tiles (discard advice) or 14 (draw advice)")
+    parser.add_argument("tiles", nargs="*", help="15 tiles (discard advice) or 14 (draw advice); "
+                                                 "with --game 101, the tiles you hold")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -41,6 +47,13 @@ def run(args: argparse.Namespace) -> int:
     from okey_vision.tiles import Hand
 
     _refuse_ambiguous_seen(getattr(args, "argv", None) or [])
+    if args.game == "101":
+        return _run101(args)
+    if args.table or args.opened != "no" or args.beat_highest or args.highest or args.no_ace_after_13:
+        from okey_vision.cli.common import CliError
+
+        raise CliError("--table, --opened, --highest, --beat-highest and --no-ace-after-13 are 101's: "
+                       "add --game 101")
     if not " ".join(args.tiles).strip():
         raise HandSizeError("no hand given: write the 15 tiles (14 with --offered) after the options")
     hand = Hand.of(" ".join(args.tiles), args.indicator, " ".join(args.seen))  # as the app builds it
@@ -50,6 +63,26 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(advice_dict(a, lang)))
         return 0
     print("\n".join(advice_lines(a, lang)))
+    return 0
+
+
+def _run101(args: argparse.Namespace) -> int:
+    """The 101 advice: open or not yet, lay, add, discard; or take or draw with ``--offered``."""
+    from okey_vision.errors import HandSizeError
+    from okey_vision.yuzbir import Hand101, advise101
+    from okey_vision.yuzbir.table import table_melds
+
+    if not " ".join(args.tiles).strip():
+        raise HandSizeError("no hand given: write the tiles you hold (at most 22) after the options")
+    hand = Hand101.of(" ".join(args.tiles), args.indicator, " ".join(args.seen))
+    table = table_melds(args.table, hand.indicator)
+    a = advise101(hand, table=table, opened=args.opened, offered=args.offered, highest=args.highest,
+                  options=options101(args))
+    lang = Lang.of(getattr(args, "lang", Lang.EN))
+    if args.json:
+        print(json.dumps(a.to_dict(lang)))
+        return 0
+    print("\n".join(a.lines(lang)))
     return 0
 
 

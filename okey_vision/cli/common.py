@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from okey_vision.errors import OkeyError, clip
 from okey_vision.lang import Lang
+
+if TYPE_CHECKING:
+    from okey_vision.yuzbir.rules import Options101
 
 #: The optional extra each subcommand's packages come from.
 EXTRAS: dict[str, str] = {"synth": "synth", "read": "vision", "check": "vision", "calibrate": "vision",
@@ -30,6 +34,26 @@ def add_lang(parser: argparse.ArgumentParser, what: str, top: bool = False) -> N
                         help=f"the language of {what} (en or tr)")
 
 
+def add_game(parser: argparse.ArgumentParser) -> None:
+    """The ``--game`` option (classic Okey by default, or 101) and the 101 house options."""
+    from okey_vision.tiles import Game
+
+    parser.add_argument("--game", choices=[g.value for g in Game], default=Game.OKEY.value,
+                        help="the game: okey (classic, the default) or 101")
+    parser.add_argument("--highest", type=int, default=0, metavar="POINTS",
+                        help="101: the highest opening so far (with --beat-highest)")
+    parser.add_argument("--beat-highest", action="store_true",
+                        help="101 house rule: an opening must beat the highest so far")
+    parser.add_argument("--no-ace-after-13", action="store_true", help="101 house rule: no 12-13-1 runs")
+
+
+def options101(args: argparse.Namespace) -> Options101:
+    """The 101 house options the command line was given."""
+    from okey_vision.yuzbir.rules import Options101
+
+    return Options101(beat_highest=args.beat_highest, ace_after_13=not args.no_ace_after_13)
+
+
 def fail(command: str, message: str, lang: Lang | str = Lang.EN) -> int:
     """Print one error line, a sentence with its full stop (the message cut
     to ``MAX_ERROR`` characters), in ``lang``; exit status 2."""
@@ -46,4 +70,4 @@ def missing_extra(command: str, exc: ImportError) -> int:
     return fail(command, f"needs the '{exc.name or exc}' package: pip install 'okey-vision[{extra}]'")
 
 
-__all__ = ["EXTRAS", "MAX_ERROR", "CliError", "add_lang", "fail", "missing_extra"]
+__all__ = ["EXTRAS", "MAX_ERROR", "CliError", "add_game", "add_lang", "fail", "missing_extra", "options101"]

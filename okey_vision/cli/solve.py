@@ -6,7 +6,7 @@ import argparse
 import json
 from collections.abc import Sequence
 
-from okey_vision.cli.common import add_lang
+from okey_vision.cli.common import add_game, add_lang, options101
 from okey_vision.lang import Lang
 from okey_vision.scoring import COUNTDOWN, SCHEMES
 from okey_vision.solver import Arrangement, Declaration, arrange, declare
@@ -17,9 +17,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``solve`` subcommand's options."""
     parser.add_argument("--indicator", "-i", required=True, help="the indicator tile, e.g. r3")
     parser.add_argument("--scheme", choices=SCHEMES, default=COUNTDOWN, help="scoring scheme")
+    add_game(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     add_lang(parser, "the report")
-    parser.add_argument("tiles", nargs="+", help="1 to 15 tiles, e.g. r1 r2 r3 fj k7")
+    parser.add_argument("tiles", nargs="+", help="1 to 15 tiles (22 with --game 101), e.g. r1 r2 r3 fj k7")
 
 
 def solve_result(tiles: Hand | Sequence[str], indicator: str | None = None, scheme: str = COUNTDOWN) -> dict:
@@ -50,8 +51,33 @@ def format_solve(arrangement: Arrangement, declaration: Declaration, lang: Lang 
     return "\n".join(solve_lines(arrangement, declaration, lang))
 
 
+def solve101_result(tiles: Sequence[str], indicator: str, args: argparse.Namespace) -> dict:
+    """The ``solve --game 101`` JSON object: the hand's best opening."""
+    from okey_vision.yuzbir import Hand101, best_opening
+
+    hand = Hand101.of(tiles, indicator)
+    opening = best_opening(hand, options=options101(args), highest=args.highest)
+    return {"game": "101", "indicator": hand.indicator.name, "okey": opening.okey.name,
+            "hand": [t.name for t in hand.tiles], "opening": opening.to_dict()}
+
+
 def run(args: argparse.Namespace) -> int:
     """Print the arrangement and the declaration (or one JSON object)."""
+    if args.game != "101" and (args.beat_highest or args.highest or args.no_ace_after_13):
+        from okey_vision.cli.common import CliError
+
+        raise CliError("--highest, --beat-highest and --no-ace-after-13 are 101's: add --game 101")
+    if args.game == "101":
+        from okey_vision.yuzbir import Hand101, best_opening
+        from okey_vision.yuzbir.lines import solve_lines101
+
+        if args.json:
+            print(json.dumps(solve101_result(args.tiles, args.indicator, args)))
+            return 0
+        hand = Hand101.of(args.tiles, args.indicator)
+        opening = best_opening(hand, options=options101(args), highest=args.highest)
+        print("\n".join(solve_lines101(opening, hand.indicator, Lang.of(getattr(args, "lang", Lang.EN)))))
+        return 0
     if args.json:
         print(json.dumps(solve_result(args.tiles, args.indicator, args.scheme)))
         return 0

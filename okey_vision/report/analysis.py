@@ -42,6 +42,7 @@ from okey_vision.tiles import (
     Tile,
     TileLike,
     okey_of,
+    parse_hand,  # noqa: F401 - the doctests
     parse_tile,
 )
 
@@ -288,27 +289,40 @@ def move_on_rack(a: Analysis, tiles: Sequence[Tile | str]) -> RackMove:
     >>> m.discard, m.declare, sorted(m.melds)[0]
     (13, True, (0, 1, 2, 14))
     """
+    groups, _left, _caption = groups_for_display(a)
+    finish, rec = a.finish, a.recommended
+    throw = finish.discard if finish is not None else (rec.tile if rec is not None and len(tiles) == MAX_HAND
+                                                       else None)
+    return move_of([m.tiles for m in groups], throw, tiles, bool(finish is not None and finish.okey_discard),
+                   finish is not None)
+
+
+def move_of(groups: Sequence[Sequence[Tile]], throw: Tile | None, tiles: Sequence[Tile | str],
+            okey_discard: bool = False, declare: bool = False) -> RackMove:
+    """Melds (their tiles) and the tile to throw placed on a rack whose tiles
+    are ``tiles`` (rack order), as :func:`move_on_rack` places an analysis'
+    move; the 101 page places its advice the same way.
+
+    >>> move_of([parse_hand("r1 r2 r3")], parse_tile("y9"), "y9 r2 r1 r3 k4".split())
+    RackMove(discard=0, melds=((1, 2, 3),), okey_discard=False, declare=False)
+    """
     names = [parse_tile(t) for t in tiles]
     free: dict[Tile, list[int]] = {}
     for i, tile in enumerate(names):
         free.setdefault(tile, []).append(i)
-    groups, _left, _caption = groups_for_display(a)
     melds = []
-    for m in sorted(groups, key=lambda m: -len(m.tiles)):  # the longest first: it has the fewest ways to lie
-        got = _closest(m.tiles, free)
+    for g in sorted(groups, key=lambda g: -len(g)):  # the longest first: it has the fewest ways to lie
+        got = _closest(tuple(g), free)
         for i in got:
             free[names[i]].remove(i)
         if got:
             melds.append(tuple(sorted(got)))
-    finish, rec = a.finish, a.recommended
-    throw = finish.discard if finish is not None else (rec.tile if rec is not None and len(names) == MAX_HAND
-                                                       else None)
     discard = None
     if throw is not None:
         spare = free.get(throw) or [i for i, tile in enumerate(names) if tile == throw]
         discard = spare[0] if spare else None
-    return RackMove(discard, tuple(melds), bool(finish is not None and finish.okey_discard), finish is not None)
+    return RackMove(discard, tuple(melds), okey_discard, declare)
 
 
 __all__ = ["Analysis", "Problem", "RackMove", "Session", "action_line", "analyse", "distance_text",
-           "groups_for_display", "move_on_rack"]
+           "groups_for_display", "move_of", "move_on_rack"]

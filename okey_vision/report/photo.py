@@ -69,9 +69,10 @@ def sharpness(img) -> float:
     return float(cv2.Laplacian(grey, cv2.CV_64F).var())
 
 
-def read_photo(img, reader: Reader, lang: Lang = Lang.EN) -> PhotoReads:
+def read_photo(img, reader: Reader, lang: Lang = Lang.EN, most: int = MAX_HAND) -> PhotoReads:
     """Read a decoded photo with ``reader(image) -> list[TileRead]`` and
-    split the reads into rack tiles and tiles apart; warns about blur."""
+    split the reads into rack tiles and tiles apart; warns about blur. A
+    rack holds at most ``most`` tiles (the game's: 15, or 22 in 101)."""
     t0 = time.perf_counter()
     reads = rack_order(list(reader(img)))
     seconds = time.perf_counter() - t0
@@ -83,12 +84,12 @@ def read_photo(img, reader: Reader, lang: Lang = Lang.EN) -> PhotoReads:
         raise ImageError(t("no_tiles_blurry" if blur < BLUR_THRESHOLD else "no_tiles", lang))
     if blur < BLUR_THRESHOLD:
         warnings.append(t("blurry", lang))
-    if len(rack) > MAX_HAND:
-        # keep the surest 15 (in rack order); name the others so the player can add them back
-        keep = {id(r) for r in sorted(rack, key=lambda r: -r.confidence)[:MAX_HAND]}
+    if len(rack) > most:
+        # keep the surest (in rack order); name the others so the player can add them back
+        keep = {id(r) for r in sorted(rack, key=lambda r: -r.confidence)[:most]}
         aside = [r for r in rack if id(r) not in keep]
         rack = [r for r in rack if id(r) in keep]
-        warnings.append(t("set_aside", lang, n=len(rack) + len(aside), most=MAX_HAND,
+        warnings.append(t("set_aside", lang, n=len(rack) + len(aside), most=most,
                           tiles=", ".join(r.tile.name for r in aside)))
     h, w = img.shape[:2]
     return PhotoReads(reads, rack, apart, warnings, seconds, (w, h))

@@ -21,8 +21,12 @@ class SynthConfig:
     p_flat: float = 0.3
     #: Tiles per rack row (each row 0..15).
     row_tiles: tuple[int, int] = (0, 15)
-    #: Probability that the rack holds a typical 14/15-tile hand.
+    #: Probability that the rack holds a typical hand (a size from ``hand_sizes``).
     p_typical_hand: float = 0.6
+    #: The typical hands' sizes, one drawn per rack: Okey's 14/15 (13 after a
+    #: lay-down) and 101 Okey's 21/22 (the starter holds 22). Its rows split
+    #: the hand at half +-3 tiles, each row at most ``row_tiles``' top.
+    hand_sizes: tuple[int, ...] = (14, 15, 14, 15, 13, 21, 22)
     #: Tiles in a flat-on-table scene.
     flat_tiles: tuple[int, int] = (1, 30)
     #: Camera tilt (perspective) in degrees, rack scenes / flat scenes.

@@ -666,7 +666,7 @@ def _deal_rows(rng: Rng, cfg: SynthConfig, deck: list[Tile], deal: Deal | None =
         return chosen, sum(len(g) for g in deal.top), sum(len(g) for g in deal.bottom)
     lo, hi = cfg.row_tiles
     if rng.random() < cfg.p_typical_hand:
-        total = int(rng.choice([14, 15, 14, 15, 13, 21, 22]))
+        total = int(rng.choice(cfg.hand_sizes))
         n0 = int(np.clip(rng.integers(total // 2 - 3, total // 2 + 4), lo, hi))
         n1 = int(np.clip(total - n0, lo, hi))
     else:

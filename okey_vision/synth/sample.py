@@ -8,6 +8,9 @@ and boxes in ``okey_vision/data/sample_rack.json``.
 The hand: ``r4 r5 r6 b1 r9 r10 r11 y10 y11 y12 y13 r4 r5 r6 k6`` with the
 indicator ``r3`` lying apart, so both ``r4`` are okeys (wild): 13 tiles fit
 in runs, one exchange from declaring.
+
+The app's 101 page opens on a second one, ``sample_rack_101.jpg`` (and its
+``.json``): :data:`HAND_101`, a 101 starter's 22 tiles on two full rows.
 """
 
 from __future__ import annotations
@@ -24,16 +27,24 @@ SETTINGS = dict(long_side=(1024, 1024), aspects=(4 / 3,), tile_height=(80.0, 100
                 noise_sigma=(0.0, 2.0), jpeg_quality=(88, 92), p_glare=0.3)
 JPEG_QUALITY = 85
 NAME = "sample_rack"
+#: The 101 page's sample (:func:`render_101_rack`).
+NAME_101 = "sample_rack_101"
 
 
-def sample_bytes() -> bytes:
-    """The sample photo (JPEG bytes) shipped with the package."""
-    return resources.files("okey_vision").joinpath("data").joinpath(f"{NAME}.jpg").read_bytes()
+def sample_name(game: str = "okey") -> str:
+    """The sample's file name (no extension) for a game ('okey' or '101')."""
+    return NAME_101 if str(getattr(game, "value", game)) == "101" else NAME
 
 
-def sample_truth() -> dict:
+def sample_bytes(game: str = "okey") -> bytes:
+    """The sample photo (JPEG bytes) shipped with the package, for a game ('okey' or '101')."""
+    return resources.files("okey_vision").joinpath("data").joinpath(f"{sample_name(game)}.jpg").read_bytes()
+
+
+def sample_truth(game: str = "okey") -> dict:
     """The sample's recorded truth: ``hand``, ``indicator``, ``tiles`` (name, box, row)."""
-    return json.loads(resources.files("okey_vision").joinpath("data").joinpath(f"{NAME}.json").read_text("utf-8"))
+    data = resources.files("okey_vision").joinpath("data").joinpath(f"{sample_name(game)}.json")
+    return json.loads(data.read_text("utf-8"))
 
 
 def render_sample():
@@ -61,20 +72,53 @@ def render_test_rack(seed: int = TEST_SEED, quality: int = 92):
     return buf.tobytes(), scene
 
 
-def write_sample(folder: str | Path) -> tuple[Path, Path]:
-    """Render the sample into ``folder``: the JPEG and its JSON truth."""
+#: A 101 Okey starter's rack for the tests and the browser check: 22 tiles
+#: on two full rows (11 and 11), the indicator k1 apart (so k2 is the okey);
+#: it opens with 167 points and throws y4.
+HAND_101 = "r3 r4 r5 r6 | k7 b7 y7 | y10 y11 y12 y13 | b1 b1 | k9 k10 k11 | r13 y13 b13 | fj | k2 y4"
+INDICATOR_101 = "k1"
+#: Its seed: a clean render the shipped reader reads exactly (the rack in
+#: rack order, the indicator the one tile apart; r6, b7 and k10 flagged).
+SEED_101 = 5
+
+
+def render_101_rack(seed: int = SEED_101, quality: int = 92):
+    """(JPEG bytes, scene) of :data:`HAND_101` on a clean rendered rack in the
+    sample's settings, its tiles a little smaller so both long rows fit."""
     import cv2
 
-    scene = render_sample()
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    jpg, js = folder / f"{NAME}.jpg", folder / f"{NAME}.json"
-    ok, buf = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+    from okey_vision.synth import SynthConfig, render_scene
+    from okey_vision.synth.render import Deal
+    from okey_vision.tiles import parse_hand, parse_tile
+
+    deal = Deal.of([parse_hand(g) for g in HAND_101.split("|")], parse_tile(INDICATOR_101))
+    cfg = SynthConfig(**SETTINGS).replace(effects=False, tile_height=(60.0, 70.0), p_discards=0.0)
+    scene = render_scene(seed, cfg, deal)
+    ok, buf = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
         raise RuntimeError("JPEG encoding failed")
-    jpg.write_bytes(buf.tobytes())
+    return buf.tobytes(), scene
+
+
+def write_sample(folder: str | Path, game: str = "okey") -> tuple[Path, Path]:
+    """Render the sample (of ``game``: 'okey' or '101') into ``folder``: the JPEG and its JSON truth."""
+    import cv2
+
+    name = sample_name(game)
+    if name == NAME_101:
+        data, scene = render_101_rack(quality=JPEG_QUALITY)
+    else:
+        scene = render_sample()
+        ok, buf = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+        if not ok:
+            raise RuntimeError("JPEG encoding failed")
+        data = buf.tobytes()
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    jpg, js = folder / f"{name}.jpg", folder / f"{name}.json"
+    jpg.write_bytes(data)
     truth = {
-        "seed": SEED,
+        "seed": SEED_101 if name == NAME_101 else SEED,
         "hand": [t.name for t in scene.hand],
         "indicator": scene.indicator.name if scene.indicator else None,
         "size": [int(scene.image.shape[1]), int(scene.image.shape[0])],
@@ -87,5 +131,6 @@ def write_sample(folder: str | Path) -> tuple[Path, Path]:
 
 if __name__ == "__main__":  # pragma: no cover
     out = Path(__file__).resolve().parents[1] / "data"
-    for p in write_sample(out):
-        print(p, p.stat().st_size, "bytes")
+    for game in ("okey", "101"):
+        for p in write_sample(out, game):
+            print(p, p.stat().st_size, "bytes")

@@ -6,7 +6,7 @@ through Playwright), waits for the default sample's advice, uploads a photo
 of a rack (rendered by the synthetic renderer, or ``--photo``), waits for
 the advice of that photo, saves a screenshot (``docs/app_screenshot.png``
 by default) and exits non-zero if the advice is missing or the page shows a
-traceback. The Turkish pages (photo, check, live, scores) must show no
+traceback. The Turkish pages (photo, 101, check, live, scores) must show no
 English word of the interface and no tile in the Latin notation, counting
 what a player sees: the visible text, the texts CSS puts on Streamlit's own
 widgets, and placeholders (``tests/browser/turkish.py`` holds the words).
@@ -90,7 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=180.0)
     ap.add_argument("--port", type=int, default=PORT, help="the app's port (default 8599)")
     ap.add_argument("--turkish-only", action="store_true",
-                    help="only the Turkish pages' words (photo, check, live, scores); no screenshots")
+                    help="only the Turkish pages' words (photo, 101, check, live, scores) and the Turkish 101 "
+                         "page on a phone")
     args = ap.parse_args(argv)
     set_port(args.port)
     from playwright.sync_api import sync_playwright
@@ -117,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
             if args.turkish_only:
                 failures += turkish_pages(browser, args.timeout, photo)
+                failures += phone_check(browser, "tr", args.timeout, args.out.parent, game="101")
                 browser.close()
                 return report(failures)
             page = browser.new_page(viewport={"width": 1280, "height": 1000})
@@ -146,6 +148,7 @@ def main(argv: list[str] | None = None) -> int:
                       "| advice matches the truth:", want in text)
             for lang in ("en", "tr"):
                 failures += phone_check(browser, lang, args.timeout, args.out.parent)
+            failures += phone_check(browser, "tr", args.timeout, args.out.parent, game="101")
             failures += tap_check(browser, args.timeout, args.out.parent)
             failures += turkish_pages(browser, args.timeout, photo)
             browser.close()
@@ -275,6 +278,7 @@ def turkish_pages(browser, timeout: float, photo: Path) -> list[str]:
         page.get_by_role("button", name="Puan tablosunu başlat").click()
         wait_idle(page, timeout, must_see="Eli kaydet")
         failures += turkish_words(visible_text(page), "scores")
+        failures += turkish_101(page, timeout, photo.with_name("yuzbir.jpg"))
         page.goto(f"http://127.0.0.1:{PORT}/?lang=tr&page=check", wait_until="domcontentloaded")
         page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.wait_for(state="attached",
                                                                                   timeout=timeout * 1000)
@@ -294,6 +298,41 @@ def turkish_pages(browser, timeout: float, photo: Path) -> list[str]:
         failures.append(f"turkish pages: {type(exc).__name__}: {str(exc).splitlines()[0]}")
     finally:
         page.close()
+    return failures
+
+
+def turkish_101(page, timeout: float, path: Path) -> list[str]:
+    """The Turkish 101 page (?game=101): a 22-tile rack photo uploaded gives
+    the opening first; the table's melds typed; the penalty scores started.
+    No English word of the interface, no Latin tile (failures; nothing: [])."""
+    from okey_vision.synth.sample import render_101_rack
+
+    data, _scene = render_101_rack()
+    path.write_bytes(data)
+    failures: list[str] = []
+    page.goto(f"http://127.0.0.1:{PORT}/?lang=tr&game=101", wait_until="domcontentloaded")
+    if not wait_idle(page, timeout, must_see="167 puanla el aç"):  # its own sample, 22 tiles
+        failures.append("turkish (101 page): the 101 sample's opening (167 points) was not said")
+    failures += turkish_words(visible_text(page), "101 page, its sample")
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(str(path))
+    time.sleep(1.0)
+    wait_idle(page, timeout, must_see=path.name)
+    first = advice_text(page).splitlines()[0] if advice_text(page) else ""
+    if "167 puanla el aç" not in first:
+        failures.append(f"turkish (101 page): the uploaded 22-tile rack's opening (167 points) was not said: {first!r}")
+    print(f"101 page, a 22-tile rack: {first!r}")
+    failures += turkish_words(visible_text(page), "101 page, a 22-tile rack uploaded")
+    box = page.get_by_role("textbox", name="Yere açılmış perler")
+    box.fill("kırmızı 7 kırmızı 8 kırmızı 9, siyah 5 mavi 5 sarı 5")
+    box.press("Enter")
+    if not wait_idle(page, timeout, must_see="Yerdeki perler (2)"):
+        failures.append("turkish (101 page): the typed melds were not laid on the table")
+    page.get_by_text("Puanlar", exact=True).first.click()
+    page.get_by_role("button", name="Puan tablosunu başlat").click()
+    wait_idle(page, timeout, must_see="Elin göstergesi")
+    page.get_by_text("101'in terimleri", exact=True).first.click()
+    wait_idle(page, timeout, must_see="işlek taş")
+    failures += turkish_words(visible_text(page), "101 page, melds on the table, scores, the words of 101")
     return failures
 
 
@@ -506,12 +545,14 @@ def live_check(p, tmp: Path, timeout: float, folder: Path) -> list[str]:
 PHONE = {"width": 390, "height": 844}
 
 
-def phone_check(browser, lang: str, timeout: float, folder: Path) -> list[str]:
-    """Open the app at phone size in ``lang`` on the sample photo: the move
-    (the action box) must sit inside the first 844 px; saves
-    ``app_phone_<lang>.png`` beside the main screenshot."""
+def phone_check(browser, lang: str, timeout: float, folder: Path, game: str = "okey") -> list[str]:
+    """Open the app at phone size in ``lang`` on the sample photo (of
+    ``game``: the 101 page opens on a 22-tile rack): the move (the action
+    box: for 101 the opening, or how far it is) must sit inside the first
+    844 px; saves ``app_phone_<lang>.png`` (``app_phone_101_<lang>.png``)
+    beside the main screenshot."""
     page = browser.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-    page.goto(f"http://127.0.0.1:{PORT}/?lang={lang}", wait_until="domcontentloaded")
+    page.goto(f"http://127.0.0.1:{PORT}/?lang={lang}&game={game}", wait_until="domcontentloaded")
     end = time.time() + timeout
     box = None
     while time.time() < end:
@@ -524,12 +565,12 @@ def phone_check(browser, lang: str, timeout: float, folder: Path) -> list[str]:
         time.sleep(0.5)
     failures = []
     if box is None:
-        failures.append(f"phone ({lang}): no action line")
+        failures.append(f"phone ({game}, {lang}): no action line")
     else:
         text = page.locator(".st-key-action").first.inner_text().splitlines()[0]
-        print(f"phone ({lang}): action line {text!r} at y {box['y']:.0f}-{box['y'] + box['height']:.0f} px")
+        print(f"phone ({game}, {lang}): action line {text!r} at y {box['y']:.0f}-{box['y'] + box['height']:.0f} px")
         if box["y"] + box["height"] > PHONE["height"]:
-            failures.append(f"phone ({lang}): the action line ends at {box['y'] + box['height']:.0f} px, "
+            failures.append(f"phone ({game}, {lang}): the action line ends at {box['y'] + box['height']:.0f} px, "
                             f"below the first {PHONE['height']} px")
     if lang == "tr":  # No tile in the Latin notation; the uploader in Turkish
         from turkish import latin_tiles
@@ -550,7 +591,7 @@ def phone_check(browser, lang: str, timeout: float, folder: Path) -> list[str]:
         if not any("Fotoğraf seç" in u for u in upload) or not any("Dosya başına" in u for u in upload):
             failures.append(f"phone (tr): the uploader's texts are not Turkish ({upload})")
     time.sleep(1.0)
-    shot = folder / f"app_phone_{lang}.png"
+    shot = folder / (f"app_phone_{lang}.png" if game == "okey" else f"app_phone_{game}_{lang}.png")
     page.screenshot(path=str(shot), full_page=False)
     shrink_png(shot, shot, 250_000)
     page.close()

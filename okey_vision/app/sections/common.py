@@ -12,7 +12,7 @@ import streamlit as st
 
 from okey_vision.app.state import KEY, AppState
 from okey_vision.report.labels import Lang, t
-from okey_vision.tiles import TILES
+from okey_vision.tiles import TILES, Game
 
 log = logging.getLogger("okey_vision.app")
 
@@ -31,8 +31,23 @@ def state() -> AppState:
     """This session's state, made on its first run (the language from ?lang= or the browser)."""
     ss = st.session_state
     if KEY not in ss:
-        ss[KEY] = AppState(lang=Lang.pick(st.query_params.get("lang"), st.context.headers.get("Accept-Language")))
+        ss[KEY] = AppState(lang=Lang.pick(st.query_params.get("lang"), st.context.headers.get("Accept-Language")),
+                           game=game_of_query(st.query_params.get("game")))
     return ss[KEY]
+
+
+def game_of_query(value: str | None) -> Game:
+    """The game ``?game=`` names (``101``, ``yuzbir``), else classic Okey.
+
+    >>> game_of_query("101"), game_of_query(None), game_of_query("chess")
+    (<Game.ONE_OH_ONE: '101'>, <Game.OKEY: 'okey'>, <Game.OKEY: 'okey'>)
+    """
+    from okey_vision.errors import OkeyError
+
+    try:
+        return Game.parse(value) if value else Game.OKEY
+    except OkeyError:
+        return Game.OKEY
 
 
 def tx(key: str, **fields: object) -> str:

@@ -89,7 +89,7 @@ def take_new_photo(app: AppState, name: str, data: bytes | None) -> None:
         if app.photo is None or photo_key(name, data) != app.photo.key:
             take_photo(app, name, data)
     elif app.photo is None:
-        take_photo(app, SAMPLE, sample_bytes())
+        take_photo(app, SAMPLE, sample_bytes(app.game.value))
 
 
 def take_photo(app: AppState, name: str, data: bytes | None) -> None:
@@ -109,7 +109,7 @@ def take_photo(app: AppState, name: str, data: bytes | None) -> None:
         error = tx("reader_missing", why=msg)
     else:
         try:
-            got = read_photo(img, read, app.lang)
+            got = read_photo(img, read, app.lang, most=app.game.max_hand)
         except OkeyError as exc:
             error = error_message(exc, app.lang)
         except Exception as exc:  # noqa: BLE001 - a reader failure is a message, not a traceback
@@ -118,7 +118,7 @@ def take_photo(app: AppState, name: str, data: bytes | None) -> None:
     app.photo = replace(app.photo, reads=got, error=error)
     if got is None:
         if name == SAMPLE:  # still show the whole flow: the sample's recorded tiles
-            truth = sample_truth()
+            truth = sample_truth(app.game.value)
             app.set_entries(Entry.typed(n) for n in truth["hand"])
             app.photo_indicator(truth["indicator"])
             app.photo = replace(app.photo, error=sentence(error) + " " + tx("sample_recorded"))
