@@ -70,3 +70,12 @@ def test_check_command_takes_the_game(tmp_path, capsys) -> None:  # type: ignore
     code = main(["check", "--game", "101", "--json", str(tmp_path / "none.jpg")])
     out, err = capsys.readouterr()
     assert code != 0 and "none.jpg" in (out + err)
+
+
+def test_the_report_shows_101_verdicts() -> None:
+    from okey_vision.check.photos import Checked
+    from okey_vision.report.html import report_html
+
+    page = report_html([Checked(judge(reads_of(OPENS, apart="k5"), "a.jpg", game=Game.ONE_OH_ONE)),
+                        Checked(judge(reads_of(SHORT, apart="k5"), "b.jpg", game=Game.ONE_OH_ONE))], Lang.EN)
+    assert "Open: 162 of 101." in page and "Not yet: 33 of 101." in page
