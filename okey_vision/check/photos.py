@@ -35,8 +35,9 @@ from typing import TYPE_CHECKING
 from okey_vision.check.verdict import CheckError, Source, Verdict, judge
 from okey_vision.errors import OkeyError, clip, os_reason, printable
 from okey_vision.scoring import COUNTDOWN, Scheme, check_scheme
-from okey_vision.tiles import Tile, parse_tile
+from okey_vision.tiles import Game, Tile, parse_tile
 from okey_vision.vision.reads import TileRead
+from okey_vision.yuzbir.rules import Options101
 
 if TYPE_CHECKING:  # the decoded photo's type: numpy loads only when a photo is read
     from okey_vision.vision.io import Photo
@@ -156,9 +157,9 @@ def sidecar_indicator(photo: Path) -> Tile | None:
 
 
 def check(job: Job, read: Read, scheme: Scheme | str = COUNTDOWN, figure: Figure | None = None,
-          app: bool = False) -> Checked:
+          app: bool = False, game: Game = Game.OKEY, options101: Options101 | None = None) -> Checked:
     """One photo: decoded, read, judged (and drawn with ``figure``); every
-    failure is the verdict's error."""
+    failure is the verdict's error. ``game``: 101 judges the opening."""
     from okey_vision.vision.io import decode_image, load_photo
 
     t0 = time.perf_counter()
@@ -178,7 +179,7 @@ def check(job: Job, read: Read, scheme: Scheme | str = COUNTDOWN, figure: Figure
         return Checked(Verdict(job.name, scheme=scheme, failure=CheckError.of("reader_failed", name=clip(job.name),
                                                                               why=why)))
     verdict = judge(reads, job.name, job.indicator, job.source, scheme, (photo.width, photo.height), app,
-                    fallback=job.fallback)
+                    fallback=job.fallback, game=game, options101=options101)
     drawn = figure(photo, verdict) if figure is not None else None
     return Checked(replace(verdict, seconds=time.perf_counter() - t0), drawn)
 
@@ -189,7 +190,8 @@ def workers_for(jobs: int) -> int:
 
 
 def check_all(jobs: Sequence[Job], read: Read | None = None, scheme: Scheme | str = COUNTDOWN,
-              figure: Figure | None = None, workers: int | None = None, app: bool = False) -> Iterator[Checked]:
+              figure: Figure | None = None, workers: int | None = None, app: bool = False,
+              game: Game = Game.OKEY, options101: Options101 | None = None) -> Iterator[Checked]:
     """Every job checked, yielded in the order given as soon as it and those
     before it are done; photos are decoded, read and drawn in parallel
     (``workers`` threads, default :func:`workers_for`). ``read``: default
@@ -204,7 +206,7 @@ def check_all(jobs: Sequence[Job], read: Read | None = None, scheme: Scheme | st
     chosen = read
     pool = ThreadPoolExecutor(workers or workers_for(len(jobs)), thread_name_prefix="okey-check")
     try:
-        yield from pool.map(lambda job: check(job, chosen, scheme, figure, app), jobs)
+        yield from pool.map(lambda job: check(job, chosen, scheme, figure, app, game, options101), jobs)
     finally:  # stopped early (Ctrl-C, an error downstream): the photos not started are dropped
         pool.shutdown(wait=True, cancel_futures=True)
 

@@ -34,8 +34,11 @@ from okey_vision.errors import OkeyError, clip
 from okey_vision.lang import Lang, count, tiles_words
 from okey_vision.scoring import COUNTDOWN, Scheme, check_scheme
 from okey_vision.solver import Arrangement, Declaration, Finish, arrange, declare
-from okey_vision.tiles import HAND_SIZE, MAX_HAND, Hand, Tile, okey_of, parse_tile
+from okey_vision.tiles import HAND_SIZE, MAX_HAND, Game, Hand, Tile, okey_of, parse_tile
 from okey_vision.vision.reads import APART, TileRead, hand_from_reads, indicator_read, rack_order
+from okey_vision.yuzbir.opening import Opening, best_opening
+from okey_vision.yuzbir.rules import Hand101, Opened, Options101
+from okey_vision.yuzbir.text import say as say101
 
 
 class Source(str, Enum):
@@ -91,6 +94,8 @@ class Verdict:
     #: The photo's size (input pixels) and the seconds from its bytes to this verdict.
     size: tuple[int, int] = (0, 0)
     seconds: float = field(default=0.0, compare=False)
+    #: A 101 hand's best opening (None in classic Okey): the verdict is then whether the hand opens.
+    opening: Opening | None = None
 
     @property
     def error(self) -> str:
@@ -120,7 +125,9 @@ class Verdict:
 
     @property
     def can_declare(self) -> bool:
-        """True when the hand read can be declared."""
+        """True when the hand read can be declared (in 101: when it opens)."""
+        if self.opening is not None:
+            return self.opening.kind is not Opened.NO
         return self.declaration is not None and self.declaration.can_declare
 
     @property
@@ -147,7 +154,9 @@ class Verdict:
         return okey_of(self.indicator) if self.indicator is not None else None
 
     def label(self, lang: Lang = Lang.EN) -> str:
-        """The verdict in large type: 'Can be declared', ..."""
+        """The verdict in large type: 'Can be declared', ... (101: 'Opens', 'Not yet')."""
+        if self.opening is not None and self.failure is None:
+            return say101("label_opens" if self.can_declare else "label_not_yet", lang)
         return text.verdict_label(self.kind, lang)
 
     def why(self, lang: Lang = Lang.EN) -> str:
@@ -155,6 +164,8 @@ class Verdict:
         hand cannot be declared and how far it is, or the error."""
         if self.failure is not None:
             return text.error_text(self.failure, lang) or self.error
+        if self.opening is not None:
+            return self.opening.headline(lang)
         assert self.hand is not None and self.declaration is not None
         n = len(self.hand.tiles)
         best = self.best
@@ -196,7 +207,7 @@ class Verdict:
             "scheme": self.scheme,
             "points": self.points,
             "why": self.why(lang),
-        }
+        } | ({"game": "101", "opening": self.opening.to_dict()} if self.opening is not None else {})
 
 
 def leftover(arrangement: Arrangement) -> tuple[str, list[Tile]]:
@@ -208,14 +219,16 @@ def leftover(arrangement: Arrangement) -> tuple[str, list[Tile]]:
 
 def judge(reads: Sequence[TileRead], photo: str, indicator: Tile | str | None = None,
           source: Source = Source.SIDECAR, scheme: Scheme | str = COUNTDOWN, size: tuple[int, int] = (0, 0),
-          app: bool = False, fallback: Tile | str | None = None) -> Verdict:
+          app: bool = False, fallback: Tile | str | None = None, game: Game = Game.OKEY,
+          options101: Options101 | None = None) -> Verdict:
     """The verdict of a photo's reads. Its indicator: ``indicator``, the
     photo's own given beside it (``source``: its sidecar file); else the
     one the photo shows (the tile apart from the rack, by the app's rule);
     else ``fallback``, the organiser's choice for the photos that show none
     (never one that shows its own). Errors (no tiles, no indicator, a hand
     that breaks the tile set) make a verdict with its ``failure``, never an
-    exception. ``app``: the no-indicator error says so as the page would."""
+    exception. ``app``: the no-indicator error says so as the page would.
+    ``game``: in 101 the hand (up to 22 tiles) is judged by its best opening."""
     scheme = check_scheme(scheme)
     reads = tuple(rack_order(reads))
     seen = indicator_read([r for r in reads if r.row == APART])
@@ -234,9 +247,16 @@ def judge(reads: Sequence[TileRead], photo: str, indicator: Tile | str | None = 
         return _failed(base, CheckError.of(key, name=name, stem=clip(PurePath(photo).stem)))
     try:
         ind = parse_tile(indicator)
-        hand = hand_from_reads(reads, ind)  # the one way a hand is built (Hand.of)
+        if game is Game.ONE_OH_ONE:
+            hand = Hand101.of(hand_from_reads(reads, ind, game=game))
+        else:
+            hand = hand_from_reads(reads, ind)  # the one way a hand is built (Hand.of)
     except OkeyError as exc:
         return _failed(base, exc)
+    if game is Game.ONE_OH_ONE:
+        opening = best_opening(hand, options=options101 or Options101())
+        return Verdict(photo, reads, hand, ind, source, shown, seen, scheme, None, None, None, None, size,
+                       opening=opening)
     declaration = declare(hand, scheme=scheme)
     n = len(hand.tiles)
     arrangement = arrange(hand)

@@ -20,7 +20,7 @@ import json
 import sys
 from contextlib import ExitStack
 
-from okey_vision.cli.common import add_lang
+from okey_vision.cli.common import add_game, add_lang
 from okey_vision.lang import Lang
 from okey_vision.scoring import COUNTDOWN, SCHEMES
 
@@ -57,6 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scheme", choices=SCHEMES, default=COUNTDOWN, help="scoring scheme")
     parser.add_argument("--html", metavar="REPORT.html", help="also write the report (one HTML file, no server)")
     parser.add_argument("--json", action="store_true", help="print one JSON object a photo (JSON Lines)")
+    add_game(parser)
     add_lang(parser, "the verdicts and the report")
 
 
@@ -115,7 +116,12 @@ def check_rows(jobs: list, args: argparse.Namespace, drawn: bool) -> list:
     bar = progress(len(jobs), any(Path(p).is_dir() for p in args.paths))
     checked = []
     figure = partial(draw, lang=lang) if drawn else None  # drawn only for the report, its labels in the language
-    for c in check_all(jobs, scheme=args.scheme, figure=figure):
+    from okey_vision.cli.common import options101
+    from okey_vision.tiles import Game
+
+    game = Game.parse(getattr(args, "game", "okey"))
+    for c in check_all(jobs, scheme=args.scheme, figure=figure, game=game,
+                       options101=options101(args) if game is Game.ONE_OH_ONE else None):
         checked.append(c)
         say(row_json(c.verdict, lang) if args.json else row_lines(c.verdict, lang), bar)
     if bar is not None:
@@ -193,7 +199,8 @@ def row_lines(v, lang: Lang = Lang.EN) -> str:
     if v.note(lang):
         lines.append("  " + v.note(lang))
     best = v.best
-    for meld in best.melds if best is not None else ():
+    laid = v.opening.laid if v.opening is not None else best.melds if best is not None else ()
+    for meld in laid:
         lines.append(f"    {meld_label(meld.kind, lang):<5} {meld_text(meld, lang)}")
     if v.flagged:
         shown = ", ".join(words.check_by_eye(pos, r.tile, lang) + "?" for pos, r in v.flagged)

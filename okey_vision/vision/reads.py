@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from okey_vision.tiles import Hand, Tile, parse_tile  # noqa: F401 - parse_tile: the doctest above
+from okey_vision.tiles import Game, Hand, Tile, parse_tile  # noqa: F401 - parse_tile: the doctest above
 from okey_vision.vision.config import FlagConfig
 
 #: The flag rule of reads made without a reader's own (``FlagConfig``'s defaults).
@@ -113,11 +113,16 @@ def pick_indicator(apart: Sequence[TileRead]) -> Tile | None:
 
 def hand_from_reads(
     reads: Sequence[TileRead], indicator: Tile | str, seen: Sequence[Tile | str] = (),
-    include_apart: bool = False,
+    include_apart: bool = False, game: Game = Game.OKEY,
 ) -> Hand:
     """The hand the reads show (rack rows only unless ``include_apart``),
-    built as every hand is (:meth:`Hand.of`, checked once there)."""
+    built as every hand is (:meth:`Hand.of`, checked once there; a 101
+    hand, up to 22 tiles, with ``game``)."""
     chosen = [r for r in rack_order(reads) if include_apart or r.row != APART]
+    if game is Game.ONE_OH_ONE:
+        from okey_vision.yuzbir.rules import Hand101
+
+        return Hand101.of(chosen, indicator, seen)
     return Hand.of(chosen, indicator, seen)
 
 

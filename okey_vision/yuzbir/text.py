@@ -15,6 +15,8 @@ SENTENCES: dict[str, tuple[str, str]] = {
     "progress": ("{points} of {needed}", "{needed} puandan {points}"),
     "open": ("Open now with {points} points: {melds}.", "Şimdi {points} puanla el aç: {melds}."),
     "open_pairs": ("Open with {n} pairs now: {melds}.", "Şimdi {n} çiftle çift aç: {melds}."),
+    "label_opens": ("Opens", "Açar"),
+    "label_not_yet": ("Not yet", "Henüz değil"),
     "headline_open": ("Open: {progress}.", "El aç: {progress}."),
     "headline_pairs": ("Open with {n} pairs.", "{n} çiftle çift aç."),
     "not_yet": ("Not yet: {progress}.", "Henüz değil: {progress}."),
