@@ -25,9 +25,9 @@ from pathlib import Path
 
 os.environ.setdefault("YOLO_OFFLINE", "1")
 
-from okey_vision.eval.views import TURNS, Scored, flag_rates, real_photos, score_view, summarise, views
+from okey_vision.eval.views import PARTS, TURNS, Scored, flag_rates, real_photos, score_view, summarise, views
 
-KINDS = ("as-is", "turned", "farther", "closer", "side", "closer-turned", "warm-dim")
+KINDS = ("as-is", "turned", "farther", "closer", "side", "closer-turned", "framed", "warm-dim")
 
 
 def make_reader(settings: list[str]):
@@ -88,7 +88,8 @@ def table(scored: list[Scored]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     """Read every view, print the tables, optionally save the scores as JSON."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--part", choices=("choose", "report", "all"), default="all")
+    ap.add_argument("--part", choices=PARTS + ("all", "every"), default="all",
+                    help="all: choose and report; every: the photos the networks were trained on too")
     ap.add_argument("--turns", default=",".join(map(str, TURNS)), help="angles of the turned views")
     ap.add_argument("--kinds", default=",".join(KINDS), help="kinds of views to read")
     ap.add_argument("--limit", type=int, help="at most this many photos a part")
@@ -98,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     turns = tuple(int(a) for a in args.turns.split(",") if a.strip())
     kinds = tuple(k for k in args.kinds.split(",") if k)
-    parts = ("choose", "report") if args.part == "all" else (args.part,)
+    parts = {"all": ("choose", "report"), "every": PARTS}.get(args.part, (args.part,))
     everything = []
     for part in parts:
         scored = run(part, turns, args.settings, args.limit, kinds)
