@@ -308,6 +308,27 @@ class OrderConfig:
 
 
 @dataclass(frozen=True)
+class DecideConfig:
+    """The joint decision over a rack's reads (``vision/decide.py``): the
+    game's rules as knowledge, each read's ranked alternatives as evidence."""
+
+    #: Use the rules at all (off: each read is its classifier's best face).
+    rules: bool = True
+    #: A read at least this sure is never changed by the rules (it keeps its
+    #: face and uses up a copy): the rules choose only among the faces of
+    #: reads the classifiers are unsure of. PLACEHOLDER_CONFIDENT
+    confident: float = 0.98
+    #: The prior that two touching tiles of a row belong to one group (a run,
+    #: a set or a pair, side by side as players keep them): the chance a
+    #: touching pair links, the rest spread over every face alike. PLACEHOLDER_LINK
+    link: float = 0.5
+    #: Two neighbours in a row touch when their centres are at most this many
+    #: tile widths apart; farther, an empty place lies between them (a gap
+    #: between groups) and the prior says nothing of them.
+    touching: float = 1.5
+
+
+@dataclass(frozen=True)
 class FlagConfig:
     """When a read is flagged for the player to confirm.
 
@@ -358,6 +379,7 @@ class ReaderConfig:
     rectify: RectifyConfig = field(default_factory=RectifyConfig)
     classify: ClassifyConfig = field(default_factory=ClassifyConfig)
     order: OrderConfig = field(default_factory=OrderConfig)
+    decide: DecideConfig = field(default_factory=DecideConfig)
     flags: FlagConfig = field(default_factory=FlagConfig)
 
     def with_settings(self, settings: Sequence[str]) -> ReaderConfig:
@@ -397,5 +419,6 @@ def _value(raw: str, current: Any, item: str) -> Any:
 #: The shipped settings.
 DEFAULT = ReaderConfig()
 
-__all__ = ["DEFAULT", "GREYSCALE_REASON", "ClassifyConfig", "CropConfig", "DetectConfig", "FlagConfig", "FuseConfig",
-           "LookConfig", "NormaliseConfig", "OrderConfig", "ReaderConfig", "RectifyConfig", "RefineConfig"]
+__all__ = ["DEFAULT", "GREYSCALE_REASON", "ClassifyConfig", "CropConfig", "DecideConfig", "DetectConfig", "FlagConfig",
+           "FuseConfig", "LookConfig", "NormaliseConfig", "OrderConfig", "ReaderConfig", "RectifyConfig",
+           "RefineConfig"]
