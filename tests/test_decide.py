@@ -110,3 +110,46 @@ def test_row_posteriors_match_brute_force() -> None:
         z = sum(totals[k].values())
         assert {t.name: round(p, 9) for t, p in post} == {t.name: round(v / z, 9) for t, v in totals[k].items()}
     assert len(TILES) == 53
+
+
+# -- on a real photo ----------------------------------------------------------------------
+
+JOKER_PHOTO = "rummy-23_jpeg.rf.821d41a9325159f7d5f2123df69e7f4b"
+
+
+@pytest.fixture(scope="module")
+def joker_view():
+    pytest.importorskip("cv2")
+    from okey_vision.eval.views import real_photos, views
+    from okey_vision.vision.reader import RackReader
+
+    photo = next((p for p in real_photos("choose") if p.name == JOKER_PHOTO), None)
+    if photo is None:
+        pytest.skip(f"{JOKER_PHOTO} not in the shared folder")
+    reader = RackReader()
+    if not reader.has_net("detector"):
+        pytest.skip("no detector weights")
+    view = views(photo, (), ("as-is",))[0]
+    return view, reader.read(view.image, consistent=False), reader.read(view.image)
+
+
+def test_a_real_joker_between_y3_and_y5_is_read_as_the_wild_tile_the_run_needs(joker_view) -> None:
+    """A real held-out Rummikub table: its joker (no face the classifiers
+    know; alone it reads as a red number) lies in the run y3 _ y5. The row's
+    rules read it as the wild tile (the false joker), and say so; every
+    labelled tile stays read right."""
+    from okey_vision.eval.views import polygon_iou, read_polygon, score_view
+
+    view, raw, read = joker_view
+    joker = next(lab for lab in view.labels if lab.tile is None)
+
+    def on_joker(reads):
+        return max(reads, key=lambda r: polygon_iou(joker.polygon, read_polygon(r)))
+
+    assert on_joker(raw).name != "fj"
+    got = on_joker(read)
+    assert got.name == "fj"
+    assert got.reason.startswith(f"the rules chose fj over {on_joker(raw).name} (read ")
+    assert got.reason.endswith("it makes a group with y3 and y5")
+    before, after = score_view(view, raw), score_view(view, read)
+    assert after.right == before.right == after.tiles
