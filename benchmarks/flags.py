@@ -68,7 +68,8 @@ def rows(name: str, rule: FlagConfig, reads_by: dict[str, list[FlagCase]],
 def main(argv: list[str] | None = None) -> int:
     """Gather the cases, fit on one part, print every part's rates."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--fit", default="choose", choices=("okey", "choose", "report"), help="the part the rule is fitted on")
+    ap.add_argument("--fit", default="choose", choices=("okey", "choose", "report"),
+                    help="the part the rule is fitted on")
     ap.add_argument("--turns", default="90,180", help="angles of the turned views")
     ap.add_argument("--kinds", default="as-is,turned,side,warm-dim", help="kinds of views to read")
     ap.add_argument("--limit", type=int, help="at most this many photos a part")

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from okey_vision.eval.views import MATCH_IOU, Scored, View, polygon_iou, read_polygon
+from okey_vision.eval.views import MATCH_IOU, Scored, View, polygon_iou
 from okey_vision.vision.config import FlagConfig
 
 #: How the hard crops move a tile's corners: (slide along the row, slide
