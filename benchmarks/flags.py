@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     turns = tuple(int(a) for a in args.turns.split(",") if a.strip())
     kinds = tuple(k for k in args.kinds.split(",") if k)
     reads_by, hard_by = gather(turns, kinds, args.limit)
-    fitted = fit_flags(reads_by[args.fit] + hard_by[args.fit])
+    fitted = fit_flags(reads_by[args.fit] + hard_by[args.fit], reads_by[args.fit])
     print("\n".join(rows("shipped rule", FlagConfig(), reads_by, hard_by)))
     print("\n".join(rows(f"rule fitted on the {args.fit} part alone", fitted, reads_by, hard_by)))
     return 0

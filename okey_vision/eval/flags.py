@@ -18,8 +18,10 @@ reads are wrong often enough to fit on.
 
 The fit is split conformal: among the rules of a grid, those that flag at
 least ``ceil((n + 1) * target)`` of the fitting part's ``n`` wrong reads
-(so a new wrong read is flagged with probability >= ``target`` when it is
-like them), the one flagging fewest right reads.
+and hard crops (so a new wrong read is flagged with probability >=
+``target`` when it is like them), the one flagging fewest of the part's
+right reads as read (a hard crop read right is no read a player sees: its
+corners were moved on purpose).
 
 >>> cases = [FlagCase("a", False, .5, 0), FlagCase("a", True, .99, 0), FlagCase("a", False, .9, 0)]
 >>> flag_rates(cases, FlagConfig(low_confidence=.95))
@@ -36,13 +38,18 @@ from typing import Any
 import numpy as np
 
 from okey_vision.eval.views import MATCH_IOU, Scored, View, polygon_iou
+from okey_vision.tiles import Tile
 from okey_vision.vision.config import FlagConfig
 
 #: How the hard crops move a tile's corners: (slide along the row, slide
 #: across it, scale), in tile widths and heights about the tile's centre.
+#: The first ten stay on their tile (a misread if read as another face); the
+#: last five leave it (a box between two tiles, or on the rack: a false read
+#: whatever it reads, unless it lands on another labelled tile).
 MOVES: tuple[tuple[float, float, float], ...] = (
     (-0.35, 0, 1), (-0.2, 0, 1), (0.2, 0, 1), (0.35, 0, 1),
     (0, -0.2, 1), (0, 0.2, 1), (0, 0, 1.3), (0, 0, 0.8), (0.25, 0, 1.3), (-0.25, 0, 1.3),
+    (-0.6, 0, 1), (0.6, 0, 1), (0, -0.6, 1), (0, 0.6, 1), (0, 0, 2.0),
 )
 #: The share of wrong reads a flag rule must flag on the part it is fitted on
 #: (the product's target: at least 90 % of wrong reads flagged).
@@ -92,21 +99,35 @@ def moved(quad: np.ndarray, along: float, across: float, scale: float) -> np.nda
 def hard_crop_cases(classify: Any, view: View, reads: Sequence[Any], part: str,
                     moves: Sequence[tuple[float, float, float]] = MOVES) -> list[FlagCase]:
     """Each read's tile read again from moved corners (``classify``: the
-    reader's :class:`~okey_vision.vision.classify.Classifier`), scored against
-    the label the moved corners overlap most (none at ``MATCH_IOU``, or a
-    label without a face: not a case)."""
-    quads, truth = [], []
+    reader's :class:`~okey_vision.vision.classify.Classifier`), scored as the
+    benchmark scores a read: against the label the moved corners overlap
+    most from ``MATCH_IOU``, else a false read (wrong whatever it reads).
+    Not a case: corners on a label without a face (a Rummikub joker), in a
+    region not scored, or off the photo."""
+    from okey_vision.eval.views import inside
+
+    h, w = view.image.shape[:2]
+    quads: list[np.ndarray] = []
+    truth: list[Tile | None] = []
     for r in reads:
         if r.quad is None or len(r.quad) != 4:
             continue
         for along, across, scale in moves:
             q = moved(np.asarray(r.quad), along, across, scale)
+            centre = q.mean(0)
+            if not (0 <= centre[0] < w and 0 <= centre[1] < h) or any(inside(centre, z) for z in view.ignore):
+                continue
             ious = [polygon_iou(lab.polygon, q) for lab in view.labels]
             best = int(np.argmax(ious)) if ious else -1
-            if best < 0 or ious[best] < MATCH_IOU or view.labels[best].tile is None:
+            if best >= 0 and ious[best] >= MATCH_IOU:
+                if view.labels[best].tile is None:
+                    continue
+                truth.append(view.labels[best].tile)
+            elif any(inside(centre, lab.polygon) for lab in view.labels if lab.tile is None):
                 continue
+            else:
+                truth.append(None)
             quads.append(q)
-            truth.append(view.labels[best].tile)
     if not quads:
         return []
     faces = classify(view.image, quads, None, group=False)
@@ -124,11 +145,13 @@ def flag_rates(cases: Sequence[FlagCase], rule: FlagConfig) -> FlagRates:
     return FlagRates(sum(wrong) / max(len(wrong), 1), sum(right) / max(len(right), 1), len(wrong), len(right))
 
 
-def fit_flags(cases: Sequence[FlagCase], target: float = TARGET) -> FlagConfig:
+def fit_flags(wrong: Sequence[FlagCase], right: Sequence[FlagCase], target: float = TARGET) -> FlagConfig:
     """The rule of the grid that flags at least ``ceil((n + 1) * target)`` of
-    the ``n`` wrong ``cases`` (split conformal) and fewest right ones (ties:
-    the fewest wrong left unflagged, then the lowest thresholds)."""
-    wrong = [c for c in cases if not c.right]
+    the ``n`` ``wrong`` cases (split conformal; right ones among them are
+    left out) and fewest of the ``right`` cases (wrong ones among them left
+    out; ties: the most wrong flagged, then the lowest thresholds)."""
+    wrong = [c for c in wrong if not c.right]
+    right = [c for c in right if c.right]
     if not wrong:
         raise ValueError("no wrong reads to fit a flag rule on")
     need = min(math.ceil((len(wrong) + 1) * target), len(wrong))
@@ -137,11 +160,10 @@ def fit_flags(cases: Sequence[FlagCase], target: float = TARGET) -> FlagConfig:
         for doubt in DOUBT_GRID:
             for turn in TURN_GRID if doubt > low else (TURN_GRID[-1],):
                 rule = FlagConfig(low_confidence=low, doubt_confidence=max(doubt, low), turn_doubt=turn)
-                rates = flag_rates(cases, rule)
-                caught = round(rates.wrong_flagged * rates.wrong)
+                caught = sum(rule.flag(c.confidence, c.turn) for c in wrong)
                 if caught < need:
                     continue
-                key = (round(rates.right_flagged * rates.right), -caught, low, doubt)
+                key = (sum(rule.flag(c.confidence, c.turn) for c in right), -caught, low, doubt)
                 if best is None or key < best[0]:
                     best = (key, rule)
     if best is None:  # no rule of the grid is strict enough: flag every read below the top of the grid

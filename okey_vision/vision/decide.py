@@ -3,7 +3,7 @@
 Each read brings its classifiers' ranked alternatives. Instead of taking
 every read's best face alone, the faces of a rack are chosen jointly:
 
-1. **rows**: players keep tiles side by side in runs, sets and pairs. Along
+1. **rows**: players keep tiles side by side in runs and sets. Along
    each rack row, touching neighbours are linked by a prior (a share
    ``DecideConfig.link`` of touching pairs belong to one group, the rest are
    any faces alike), and each read's probabilities over its alternatives
@@ -52,9 +52,10 @@ FACES = NUM_FACES + 1
 
 def linked(a: Tile, b: Tile, wild: frozenset[Tile] = frozenset()) -> bool:
     """Whether two tiles side by side can belong to one group: a run's step
-    (one colour, numbers one apart, 13 beside 1), a set (one number, two
-    colours) or a pair (one face); a false joker, or a ``wild`` tile (the
-    okey), goes with any tile.
+    (one colour, numbers one apart either way, 13 beside 1) or a set (one
+    number, two colours); a false joker, or a ``wild`` tile (the okey), goes
+    with any tile. A pair is not a link: tables hold none, racks few, and
+    with pairs linked the choose part read a y6 as the y8 beside it.
 
     >>> linked(parse_tile("r13"), parse_tile("r1")), linked(parse_tile("r5"), parse_tile("b5"))
     (True, True)
@@ -64,7 +65,7 @@ def linked(a: Tile, b: Tile, wild: frozenset[Tile] = frozenset()) -> bool:
     if a.is_false_joker or b.is_false_joker or a in wild or b in wild:
         return True
     if a.color == b.color:
-        return abs(a.number - b.number) in (0, 1, 12)
+        return abs(a.number - b.number) in (1, 12)
     return a.number == b.number
 
 
