@@ -1,13 +1,16 @@
 """The reader on real pixels only: the held-out real photos and the shared
-Okey photo, as they are and turned, framed farther and closer, seen from the
-side (``okey_vision/eval/views.py``), with the labels carried through.
+Okey photo, as they are and turned, framed farther and closer (and from 0.3x
+to 1.6x the distance), seen from the side (``okey_vision/eval/views.py``),
+with the labels carried through.
 
     python benchmarks/real_pixels.py                      # both parts, every view
     python benchmarks/real_pixels.py --part choose --turns 45,90 --json out.json
     python benchmarks/real_pixels.py --set detect.look_border=0.2   # a reader setting changed
+    python benchmarks/real_pixels.py --part trained --kinds as-is,framed   # the photos trained on
 
 Per part (``choose`` picks reader changes and calibrates flags; ``report``
-only reports) and per kind of view: rack tiles read right, reads right,
+only reports; ``trained``, the real photos the networks were trained on,
+only with ``--part trained`` or ``every``) and per kind of view: rack tiles read right, reads right,
 exact photos, the median IoU of each read's quad with its labelled polygon,
 false reads and misses; the turned views' worst angle; the Okey photo's
 reads per view; and the flags (share of wrong and of right reads flagged).
