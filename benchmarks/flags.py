@@ -22,7 +22,7 @@ from collections import defaultdict
 
 os.environ.setdefault("YOLO_OFFLINE", "1")
 
-from okey_vision.eval.flags import FlagCase, fit_flags, flag_rates, hard_crop_cases, read_cases
+from okey_vision.eval.flags import FlagCase, fit_flags, flag_table, hard_crop_cases, read_cases
 from okey_vision.eval.views import real_photos, score_view, views
 from okey_vision.vision.config import FlagConfig
 
@@ -52,19 +52,6 @@ def gather(turns: tuple[int, ...], kinds: tuple[str, ...], limit: int | None
     return reads_by, hard_by
 
 
-def rows(name: str, rule: FlagConfig, reads_by: dict[str, list[FlagCase]],
-         hard_by: dict[str, list[FlagCase]]) -> list[str]:
-    """One rule's table: per part, its reads and hard crops."""
-    out = [f"\n### {name}: low {rule.low_confidence}, doubt {rule.doubt_confidence} "
-           f"when the ways up differ by > {rule.turn_doubt}\n",
-           "| part | cases | wrong | wrong flagged | right | right flagged |", "|---|---|---|---|---|---|"]
-    for part in sorted(reads_by):
-        for label, cases in (("reads", reads_by[part]), ("hard crops", hard_by[part])):
-            r = flag_rates(cases, rule)
-            out.append(f"| {part} | {label} | {r.wrong} | {r.wrong_flagged:.1%} | {r.right} | {r.right_flagged:.1%} |")
-    return out
-
-
 def main(argv: list[str] | None = None) -> int:
     """Gather the cases, fit on one part, print every part's rates."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -78,8 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     kinds = tuple(k for k in args.kinds.split(",") if k)
     reads_by, hard_by = gather(turns, kinds, args.limit)
     fitted = fit_flags(reads_by[args.fit] + hard_by[args.fit], reads_by[args.fit])
-    print("\n".join(rows("shipped rule", FlagConfig(), reads_by, hard_by)))
-    print("\n".join(rows(f"rule fitted on the {args.fit} part alone", fitted, reads_by, hard_by)))
+    print("\n".join(flag_table("shipped rule", FlagConfig(), reads_by, hard_by)))
+    print("\n".join(flag_table(f"rule fitted on the {args.fit} part alone", fitted, reads_by, hard_by)))
     return 0
 
 

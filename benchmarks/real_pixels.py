@@ -47,15 +47,21 @@ def make_reader(settings: list[str]):
 
 
 def run(part: str, turns: tuple[int, ...], settings: list[str], limit: int | None,
-        kinds: tuple[str, ...]) -> list[Scored]:
-    """Every view of every photo of ``part``, read and scored."""
+        kinds: tuple[str, ...], hard: list | None = None) -> list[Scored]:
+    """Every view of every photo of ``part``, read and scored (and, into
+    ``hard``, the flag cases of each read's hard crops)."""
+    from okey_vision.eval.flags import hard_crop_cases
+
     reader = make_reader(settings)
     out = []
     photos = real_photos(part)[:limit]
     t0 = time.perf_counter()
     for k, photo in enumerate(photos):
         for view in views(photo, turns, kinds):
-            out.append(score_view(view, reader.read(view.image)))
+            reads = reader.read(view.image)
+            out.append(score_view(view, reads))
+            if hard is not None:
+                hard += hard_crop_cases(reader.classifier, view, reads, flag_part(out[-1]))
         print(f"  {k + 1}/{len(photos)} photos, {time.perf_counter() - t0:.0f} s", file=sys.stderr, end="\r")
     print(file=sys.stderr)
     return out
@@ -88,6 +94,29 @@ def table(scored: list[Scored]) -> list[str]:
     return lines
 
 
+def flag_part(s: Scored) -> str:
+    """The flag rule's part of a scored view: the Okey rack apart from the Rummikub tables."""
+    return "okey" if s.photo.startswith("okey-") else s.part
+
+
+def flag_report(scored: list[Scored], hard: list) -> list[str]:
+    """The flag rule fitted on the choose part's Rummikub tables, and the shipped rule, on every part."""
+    from okey_vision.eval.flags import fit_flags, flag_table, read_cases
+    from okey_vision.vision.config import FlagConfig
+
+    reads_by: dict[str, list] = defaultdict(list)
+    hard_by: dict[str, list] = defaultdict(list)
+    for s in scored:
+        reads_by[flag_part(s)] += read_cases([s], flag_part(s))
+    for c in hard:
+        hard_by[c.part].append(c)
+    out = flag_table("the shipped rule", FlagConfig(), reads_by, hard_by)
+    if reads_by.get("choose"):
+        fitted = fit_flags(reads_by["choose"] + hard_by["choose"], reads_by["choose"])
+        out += flag_table("the rule fitted on the choose part alone", fitted, reads_by, hard_by)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     """Read every view, print the tables, optionally save the scores as JSON."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -99,13 +128,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--set", dest="settings", action="append", default=[],
                     help="a reader setting, section.name=value (repeatable)")
     ap.add_argument("--json", help="write every view's score here")
+    ap.add_argument("--flags", action="store_true",
+                    help="also read each tile's hard crops and fit the flag rule on the choose part "
+                         "(okey_vision/eval/flags.py), reported on every part")
     args = ap.parse_args(argv)
     turns = tuple(int(a) for a in args.turns.split(",") if a.strip())
     kinds = tuple(k for k in args.kinds.split(",") if k)
     parts = {"all": ("choose", "report"), "every": PARTS}.get(args.part, (args.part,))
     everything = []
+    hard: list | None = [] if args.flags else None
     for part in parts:
-        scored = run(part, turns, args.settings, args.limit, kinds)
+        scored = run(part, turns, args.settings, args.limit, kinds, hard)
         everything += scored
         print(f"\n## {part} part: {len({s.photo for s in scored})} photos\n")
         print("\n".join(table(scored)))
@@ -114,6 +147,9 @@ def main(argv: list[str] | None = None) -> int:
             bad = [s for s in okey if not s.exact]
             print(f"Okey photo: exact in {len(okey) - len(bad)} of {len(okey)} views"
                   + "".join(f"\n  {s.view}: {s.got}" for s in bad))
+    if hard is not None:
+        print("\n## flags: fitted on one part, reported on the others")
+        print("\n".join(flag_report(everything, hard)))
     if args.json:
         Path(args.json).write_text(json.dumps([s.__dict__ for s in everything], indent=1), encoding="utf-8")
     return 0

@@ -171,5 +171,18 @@ def fit_flags(wrong: Sequence[FlagCase], right: Sequence[FlagCase], target: floa
     return best[1]
 
 
+def flag_table(name: str, rule: FlagConfig, reads_by: dict[str, list[FlagCase]],
+               hard_by: dict[str, list[FlagCase]]) -> list[str]:
+    """A rule's rates, per part, on its reads and its hard crops (markdown lines)."""
+    out = [f"\n### {name}: below {rule.low_confidence}, or below {rule.doubt_confidence} "
+           f"when the ways up differ by > {rule.turn_doubt}\n",
+           "| part | cases | wrong | wrong flagged | right | right flagged |", "|---|---|---|---|---|---|"]
+    for part in sorted(reads_by):
+        for label, cases in (("reads", reads_by[part]), ("hard crops", hard_by.get(part, []))):
+            r = flag_rates(cases, rule)
+            out.append(f"| {part} | {label} | {r.wrong} | {r.wrong_flagged:.1%} | {r.right} | {r.right_flagged:.1%} |")
+    return out
+
+
 __all__ = ["DOUBT_GRID", "LOW_GRID", "MOVES", "TARGET", "TURN_GRID", "FlagCase", "FlagRates", "fit_flags",
-           "flag_rates", "hard_crop_cases", "moved", "read_cases"]
+           "flag_rates", "flag_table", "hard_crop_cases", "moved", "read_cases"]
