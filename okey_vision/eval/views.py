@@ -281,18 +281,19 @@ def views(photo: RealPhoto, turns: Sequence[int] = TURNS, kinds: Sequence[str] |
     img = photo.image()
     h, w = img.shape[:2]
     ident: Homography = (np.eye(3), (w, h))
-    near = closer(w, h, photo.labels)
     made = [("as-is", "as is", ident)]
     made += [("turned", f"turned {a}", turn(w, h, a)) for a in turns]
     made += [("farther", "farther (30 % border)", border(w, h)),
-             ("closer", "closer (cropped to the tiles)", near),
              ("side", "from the left", side(w, h, "left")),
              ("side", "from the right", side(w, h, "right"))]
-    made += [("closer-turned", f"closer, turned {a}", then(near, partial(turn, degrees=a)))
-             for a in CLOSE_TURNS]
-    tile = float(np.median([np.ptp(lab.polygon, axis=0).max() for lab in photo.labels]))
-    made += [("framed", f"framed {d:g}x as far", framed(w, h, photo.labels, d))
-             for d in DISTANCES if tile / d <= MAX_TILE_SHARE * min(w, h)]
+    if photo.labels:  # the views framed about the tiles need tiles (a photo may show none)
+        near = closer(w, h, photo.labels)
+        made.insert(len(turns) + 2, ("closer", "closer (cropped to the tiles)", near))
+        made += [("closer-turned", f"closer, turned {a}", then(near, partial(turn, degrees=a)))
+                 for a in CLOSE_TURNS]
+        tile = float(np.median([np.ptp(lab.polygon, axis=0).max() for lab in photo.labels]))
+        made += [("framed", f"framed {d:g}x as far", framed(w, h, photo.labels, d))
+                 for d in DISTANCES if tile / d <= MAX_TILE_SHARE * min(w, h)]
     out = [apply(photo, img, k, n, hom) for k, n, hom in made if kinds is None or k in kinds]
     if kinds is None or "warm-dim" in kinds:
         out.append(apply(photo, warm_dim(img), "warm-dim", "warm, dim light", ident))
