@@ -347,6 +347,17 @@ class FlagConfig:
     flagged the same 452 right reads; the tie went to the higher threshold).
     The previous rule, 0.93 / 0.99 / 0.1, flagged 2.2 % of right reads on
     the choose part and 71.9 % of wrong reads on the report part.
+
+    Checked by a method that holds out (``okey_vision/eval/flags.py``;
+    ``python benchmarks/flags.py --kinds as-is,warm-dim``): the rule fitted
+    by split conformal calibration on the choose part alone (its reads and
+    its hard crops: corners moved as a detector's are when it errs), 0.6 /
+    0.95 / 0.2, flagged 91.5 / 81.7 / 88.6 % of the hard crops' wrong reads
+    (choose / Okey rack / report) and 0.6 / 0.0 / 0.8 % of the right reads,
+    but neither of the report part's 2 real wrong reads; this rule flagged
+    both, and 10.5 / 14.3 / 13.8 % of the right reads. Hard crops are wrong
+    at lower confidence than real misreads, so the fit did not carry over
+    and this rule stays.
     """
 
     #: Below this confidence a read is flagged ...
