@@ -323,11 +323,13 @@ class DecideConfig:
     #: The prior that two touching tiles of a row belong to one group (a run
     #: or a set, side by side as players keep them): the chance a touching
     #: pair links, the rest spread over every face alike. The choose part
-    #: (419 views) read alike at 0.3, 0.5 and 0.7 (16 tiles wrong); the
-    #: weakest was kept: the report part left 11, 12 and 13 wrong (a strong
-    #: prior pulls a 0.88 y11 to the y8 beside a y7). With pairs linked too,
-    #: 0.5 read one more choose tile wrong.
-    link: float = 0.3
+    #: (419 views) read alike from 0.1 to 0.7 (16 tiles wrong); a strong prior
+    #: pulls an unsure read into a group it is not in (the report part: 11
+    #: wrong up to 0.3, 13 at 0.7, a 0.88 y11 read as the y8 beside a y7),
+    #: and at 0.3 a rendered side view of an unarranged hand read its
+    #: y11 b10 b13 as y11 b12 b13. With pairs linked too, 0.5 read one more
+    #: choose tile wrong.
+    link: float = 0.15
     #: Two neighbours in a row touch when their centres are at most this many
     #: tile widths apart; farther, an empty place lies between them (a gap
     #: between groups) and the prior says nothing of them.
