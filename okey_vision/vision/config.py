@@ -318,7 +318,7 @@ class DecideConfig:
     #: face and uses up a copy): the rules choose only among the faces of
     #: reads the classifiers are unsure of. On the real-pixel choose part
     #: (325 views) 0.9, 0.98 and 0.995 decided every scored tile alike; 0.98
-    #: keeps every read the earlier flag rule (0.98) left unflagged.
+    #: changes only reads the flag rule (``FlagConfig.low_confidence``) flags.
     confident: float = 0.98
     #: The prior that two touching tiles of a row belong to one group (a run
     #: or a set, side by side as players keep them): the chance a touching
