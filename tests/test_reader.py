@@ -227,7 +227,8 @@ def test_a_greyscale_photo_flags_every_read(reader: RackReader) -> None:
     grey = cv2.cvtColor(cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
     reads = reader.read(grey)
     assert reads and all(r.low_confidence and "greyscale" in r.reason for r in reads)
-    assert not any(r.reason for r in reader.read(scene.image))
+    # in colour no read is flagged for its photo (the rules may give a read a reason of their own)
+    assert not any("greyscale" in r.reason for r in reader.read(scene.image))
 
 
 def test_a_planted_impossible_read_is_fixed(reader: RackReader, monkeypatch) -> None:

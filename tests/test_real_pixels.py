@@ -89,3 +89,38 @@ def test_real_photos_turned_read_as_they_read_upright(reader, angle: int) -> Non
         upright, turn = views(photo, turns=(angle,), kinds=("as-is", "turned"))
         a, b = score_view(upright, reader.read(upright.image)), score_view(turn, reader.read(turn.image))
         assert b.right >= a.right - 1 and b.false <= a.false + 1, (photo.name, a, b)
+
+
+@needs_okey
+def test_framed_views_carry_the_labels_and_leave_cut_tiles_unscored() -> None:
+    """Framed from 1.6x as far every tile is scored, scaled about the tiles'
+    centre; framed nearer, a tile the canvas cuts below 60 % is not scored
+    (it lies in a region not scored), and no view frames a tile past 40 %
+    of the short side."""
+    from okey_vision.eval.views import MAX_TILE_SHARE, visible
+
+    photo = okey_photo()
+    framed = {v.name: v for v in views(photo, (), ("framed",))}
+    far, near = framed["framed 1.6x as far"], framed["framed 0.75x as far"]
+    assert [lab.tile for lab in far.labels] == [lab.tile for lab in photo.labels]
+    ratio = np.ptp(far.labels[0].polygon, axis=0) / np.ptp(photo.labels[0].polygon, axis=0)
+    assert ratio == pytest.approx([1 / 1.6, 1 / 1.6])
+    h, w = near.image.shape[:2]
+    assert all(visible(lab.polygon, w, h) >= 0.6 for lab in near.labels)
+    assert len(near.labels) < len(photo.labels) and len(near.ignore) > len(photo.ignore)
+    assert "framed 0.3x as far" not in framed  # the Okey photo's tiles are large already
+    tile = max(np.ptp(lab.polygon, axis=0).max() for lab in photo.labels)
+    assert tile / 0.5 > MAX_TILE_SHARE * min(h, w)
+
+
+def test_every_shared_photo_is_in_one_part() -> None:
+    from okey_vision.eval.views import PARTS
+
+    every = real_photos("every")
+    if len(every) < 2:
+        pytest.skip("the shared photos are not here")
+    by_part = {part: {p.name for p in real_photos(part)} for part in PARTS}
+    assert sum(map(len, by_part.values())) == len(every) == len({p.name for p in every})
+    assert {p.name for p in real_photos("all")} == by_part["choose"] | by_part["report"]
+    with pytest.raises(ValueError, match="'held'"):
+        real_photos("held")

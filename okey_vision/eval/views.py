@@ -96,7 +96,7 @@ class RealView:
     """A photo seen one way: the pixels and the labels carried through the same homography."""
 
     photo: RealPhoto
-    kind: str          # as-is, turned, farther, closer, side, closer-turned
+    kind: str          # as-is, turned, farther, closer, side, closer-turned, framed, warm-dim
     name: str          # e.g. "turned 45"
     image: np.ndarray = field(compare=False)
     labels: tuple[Label, ...] = field(compare=False)
@@ -122,19 +122,30 @@ def okey_photo() -> RealPhoto:
                      tuple(np.array(q, np.float64) for q in OKEY_CUT), "choose", rack=True)
 
 
+#: The parts of the real-pixel set: the held-out photos that choose and those
+#: that report, and the photos the networks were trained on (``trained``:
+#: read and reported apart, never chosen on: a network is surer on what it saw).
+PARTS = ("choose", "report", "trained")
+
+
 def real_photos(part: str = "all") -> list[RealPhoto]:
-    """The real-pixel set: the Okey photo and the held-out Rummikub photos of
-    ``part`` ("choose", "report" or "all"), the Okey photo first."""
+    """The real-pixel set: the Okey photo and the Rummikub photos of ``part``
+    ("choose", "report", "trained", "all": choose and report, or "every":
+    all three), the Okey photo first."""
     from okey_vision.synth.real import load_real, split_real
 
-    photos = [okey_photo()] if part in ("choose", "all") and okey_photo_path().exists() else []
+    if part not in PARTS + ("all", "every"):
+        raise ValueError(f"not a part of the real-pixel set: {part!r}")
+    wanted = {"all": ("choose", "report"), "every": PARTS}.get(part, (part,))
+    photos = [okey_photo()] if "choose" in wanted and okey_photo_path().exists() else []
     try:
-        _, held = split_real(load_real(real_pixels() / "rummikub-real"))
+        trained, held = split_real(load_real(real_pixels() / "rummikub-real"))
     except (FileNotFoundError, OSError):
-        held = []
-    for im in held:
-        p = "report" if report_part(im.stem) else "choose"
-        if part in (p, "all"):
+        trained, held = [], []
+    seen = {im.stem for im in trained}
+    for im in held + trained:
+        p = "trained" if im.stem in seen else "report" if report_part(im.stem) else "choose"
+        if p in wanted:
             source = im.stem.split("_jpeg.rf.")[0]
             labels = tuple(Label(parse_tile(LABEL_FIXES[(source, k)]) if (source, k) in LABEL_FIXES else lab.tile,
                                  np.array(lab.polygon, np.float64)) for k, lab in enumerate(im.labels))
@@ -189,6 +200,18 @@ def side(w: int, h: int, near: str = "left", squeeze: float = 0.35) -> Homograph
     return cv2.getPerspectiveTransform(src, dst).astype(np.float64), (w, h)
 
 
+def framed(w: int, h: int, labels: Sequence[Label], distance: float) -> Homography:
+    """Framed from ``distance`` times as far as the photo was taken: the photo
+    scaled by ``1 / distance`` about its labelled tiles' centre on a canvas
+    of its own size (grey beyond the photo when farther; cut when nearer, the
+    tiles the canvas cuts then not scored, :func:`apply`)."""
+    pts = np.concatenate([lab.polygon for lab in labels])
+    cx, cy = (pts.min(0) + pts.max(0)) / 2
+    s = 1.0 / distance
+    m = np.array([[s, 0, w / 2 - s * cx], [0, s, h / 2 - s * cy], [0, 0, 1]], np.float64)
+    return m, (w, h)
+
+
 def then(a: Homography, b: Callable[[int, int], Homography]) -> Homography:
     """View ``a`` followed by the view ``b`` builds on ``a``'s canvas."""
     mb, size = b(*a[1])
@@ -213,33 +236,64 @@ def apply(photo: RealPhoto, image: np.ndarray, kind: str, name: str, hom: Homogr
     def carry(poly: np.ndarray) -> np.ndarray:
         return cv2.perspectiveTransform(poly.reshape(-1, 1, 2).astype(np.float64), m).reshape(-1, 2)
 
-    labels = tuple(Label(lab.tile, carry(lab.polygon)) for lab in photo.labels)
-    return RealView(photo, kind, name, out, labels, tuple(carry(q) for q in photo.ignore))
+    carried = [Label(lab.tile, carry(lab.polygon)) for lab in photo.labels]
+    # a tile the canvas cuts is scored only if enough of it shows (the reader's own rule, ``FuseConfig.min_visible``)
+    shown = [visible(lab.polygon, nw, nh) for lab in carried]
+    labels = tuple(lab for lab, v in zip(carried, shown, strict=True) if v >= MIN_VISIBLE)
+    cut = tuple(lab.polygon for lab, v in zip(carried, shown, strict=True) if 0 < v < MIN_VISIBLE)
+    return RealView(photo, kind, name, out, labels, tuple(carry(q) for q in photo.ignore) + cut)
+
+
+#: A labelled tile the view's canvas cuts is scored when at least this share of it shows.
+MIN_VISIBLE = 0.6
+
+
+def visible(poly: np.ndarray, w: int, h: int) -> float:
+    """The share of a polygon's area inside a ``w`` x ``h`` canvas."""
+    import cv2
+
+    hull = cv2.convexHull(np.asarray(poly, np.float32))
+    area = cv2.contourArea(hull)
+    if area <= 0:
+        return 0.0
+    canvas = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32).reshape(-1, 1, 2)
+    inter, _ = cv2.intersectConvexConvex(hull, canvas)
+    return float(inter / area)
 
 
 #: Angles of the turned views (every 15 degrees round the circle).
 TURNS = tuple(range(15, 360, 15))
 #: The angles players hold close-ups at, for the closer-and-turned views.
 CLOSE_TURNS = (30, 45, 60, -45)
+#: Distances of the framed views, as a share of the distance the photo was taken from.
+DISTANCES = (0.3, 0.5, 0.75, 1.25, 1.6)
+#: A framed view is made only while a tile stays under this share of the
+#: canvas's short side: nearer, a photo holds one or two tiles, not a rack.
+MAX_TILE_SHARE = 0.4
 
 
 def views(photo: RealPhoto, turns: Sequence[int] = TURNS, kinds: Sequence[str] | None = None) -> list[RealView]:
     """Every view of one photo: as it is, turned by each of ``turns``, framed
     farther and closer, seen from either side, closer then turned (the
-    close-ups players take), and under a warm, dim light; ``kinds`` keeps
-    some kinds only."""
+    close-ups players take), framed from each of ``DISTANCES`` (while a tile
+    stays a rack's tile, ``MAX_TILE_SHARE``), and under a warm, dim light;
+    ``kinds`` keeps some kinds only."""
     img = photo.image()
     h, w = img.shape[:2]
     ident: Homography = (np.eye(3), (w, h))
-    near = closer(w, h, photo.labels)
     made = [("as-is", "as is", ident)]
     made += [("turned", f"turned {a}", turn(w, h, a)) for a in turns]
     made += [("farther", "farther (30 % border)", border(w, h)),
-             ("closer", "closer (cropped to the tiles)", near),
              ("side", "from the left", side(w, h, "left")),
              ("side", "from the right", side(w, h, "right"))]
-    made += [("closer-turned", f"closer, turned {a}", then(near, partial(turn, degrees=a)))
-             for a in CLOSE_TURNS]
+    if photo.labels:  # the views framed about the tiles need tiles (a photo may show none)
+        near = closer(w, h, photo.labels)
+        made.insert(len(turns) + 2, ("closer", "closer (cropped to the tiles)", near))
+        made += [("closer-turned", f"closer, turned {a}", then(near, partial(turn, degrees=a)))
+                 for a in CLOSE_TURNS]
+        tile = float(np.median([np.ptp(lab.polygon, axis=0).max() for lab in photo.labels]))
+        made += [("framed", f"framed {d:g}x as far", framed(w, h, photo.labels, d))
+                 for d in DISTANCES if tile / d <= MAX_TILE_SHARE * min(w, h)]
     out = [apply(photo, img, k, n, hom) for k, n, hom in made if kinds is None or k in kinds]
     if kinds is None or "warm-dim" in kinds:
         out.append(apply(photo, warm_dim(img), "warm-dim", "warm, dim light", ident))

@@ -8,12 +8,13 @@ torch or ultralytics: training is :mod:`okey_vision.training`):
 
 from okey_vision.vision.reads import TileRead, hand_from_reads, rack_order
 
-__all__ = ["TileRead", "hand_from_reads", "rack_order", "read_rack", "RackReader", "make_consistent"]
+__all__ = ["TileRead", "hand_from_reads", "rack_order", "read_rack", "RackReader", "decide", "make_consistent"]
 
 _LAZY = {
     "read_rack": "okey_vision.vision.reader",
     "RackReader": "okey_vision.vision.reader",
     "make_consistent": "okey_vision.vision.consistency",
+    "decide": "okey_vision.vision.decide",
 }
 
 

@@ -325,6 +325,35 @@ class OrderConfig:
 
 
 @dataclass(frozen=True)
+class DecideConfig:
+    """The joint decision over a rack's reads (``vision/decide.py``): the
+    game's rules as knowledge, each read's ranked alternatives as evidence."""
+
+    #: Use the rules at all (off: each read is its classifier's best face).
+    rules: bool = True
+    #: A read at least this sure is never changed by the rules (it keeps its
+    #: face and uses up a copy): the rules choose only among the faces of
+    #: reads the classifiers are unsure of. On the real-pixel choose part
+    #: (325 views) 0.9, 0.98 and 0.995 decided every scored tile alike; 0.98
+    #: changes only reads the flag rule (``FlagConfig.low_confidence``) flags.
+    confident: float = 0.98
+    #: The prior that two touching tiles of a row belong to one group (a run
+    #: or a set, side by side as players keep them): the chance a touching
+    #: pair links, the rest spread over every face alike. The choose part
+    #: (419 views) read alike from 0.1 to 0.7 (16 tiles wrong); a strong prior
+    #: pulls an unsure read into a group it is not in (the report part: 11
+    #: wrong up to 0.3, 13 at 0.7, a 0.88 y11 read as the y8 beside a y7),
+    #: and at 0.3 a rendered side view of an unarranged hand read its
+    #: y11 b10 b13 as y11 b12 b13. With pairs linked too, 0.5 read one more
+    #: choose tile wrong.
+    link: float = 0.15
+    #: Two neighbours in a row touch when their centres are at most this many
+    #: tile widths apart; farther, an empty place lies between them (a gap
+    #: between groups) and the prior says nothing of them.
+    touching: float = 1.5
+
+
+@dataclass(frozen=True)
 class FlagConfig:
     """When a read is flagged for the player to confirm.
 
@@ -337,6 +366,17 @@ class FlagConfig:
     flagged the same 452 right reads; the tie went to the higher threshold).
     The previous rule, 0.93 / 0.99 / 0.1, flagged 2.2 % of right reads on
     the choose part and 71.9 % of wrong reads on the report part.
+
+    Checked by a method that holds out (``okey_vision/eval/flags.py``;
+    ``python benchmarks/flags.py --kinds as-is,warm-dim``): the rule fitted
+    by split conformal calibration on the choose part alone (its reads and
+    its hard crops: corners moved as a detector's are when it errs), 0.6 /
+    0.95 / 0.2, flagged 91.5 / 81.7 / 88.6 % of the hard crops' wrong reads
+    (choose / Okey rack / report) and 0.6 / 0.0 / 0.8 % of the right reads,
+    but neither of the report part's 2 real wrong reads; this rule flagged
+    both, and 10.5 / 14.3 / 13.8 % of the right reads. Hard crops are wrong
+    at lower confidence than real misreads, so the fit did not carry over
+    and this rule stays.
     """
 
     #: Below this confidence a read is flagged ...
@@ -375,6 +415,7 @@ class ReaderConfig:
     rectify: RectifyConfig = field(default_factory=RectifyConfig)
     classify: ClassifyConfig = field(default_factory=ClassifyConfig)
     order: OrderConfig = field(default_factory=OrderConfig)
+    decide: DecideConfig = field(default_factory=DecideConfig)
     flags: FlagConfig = field(default_factory=FlagConfig)
 
     def with_settings(self, settings: Sequence[str]) -> ReaderConfig:
@@ -414,5 +455,6 @@ def _value(raw: str, current: Any, item: str) -> Any:
 #: The shipped settings.
 DEFAULT = ReaderConfig()
 
-__all__ = ["DEFAULT", "GREYSCALE_REASON", "ClassifyConfig", "CropConfig", "DetectConfig", "FlagConfig", "FuseConfig",
-           "LookConfig", "NormaliseConfig", "OrderConfig", "ReaderConfig", "RectifyConfig", "RefineConfig"]
+__all__ = ["DEFAULT", "GREYSCALE_REASON", "ClassifyConfig", "CropConfig", "DecideConfig", "DetectConfig", "FlagConfig",
+           "FuseConfig", "LookConfig", "NormaliseConfig", "OrderConfig", "ReaderConfig", "RectifyConfig",
+           "RefineConfig"]

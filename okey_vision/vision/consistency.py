@@ -54,13 +54,16 @@ def _probs(read: TileRead) -> np.ndarray:
     return p
 
 
-def make_consistent(reads: Sequence[TileRead], indicator: Tile | str | None = None) -> list[TileRead]:
+def make_consistent(reads: Sequence[TileRead], indicator: Tile | str | None = None,
+                    fixed: Sequence[bool] = ()) -> list[TileRead]:
     """The reads with tiles changed as little (in probability) as possible so no
     face appears more often than the set allows.
 
     ``indicator`` (if known and not among ``reads``) uses up one copy of its
     face; a read lying apart (row ``APART``) whose tile is the indicator is
-    taken to be the indicator itself. Changed reads get the confidence of
+    taken to be the indicator itself. A read marked in ``fixed`` is never
+    changed: its face uses up a copy (when the fixed reads alone break the
+    rule they are all kept as read). Changed reads get the confidence of
     their new tile (usually low, so the UI asks). Order is kept.
     """
     reads = list(reads)
@@ -74,6 +77,12 @@ def make_consistent(reads: Sequence[TileRead], indicator: Tile | str | None = No
     if not violations([reads[i] for i in subject], ind):
         return reads
     cap = capacities(ind)
+    held = [i for i in subject if i < len(fixed) and fixed[i]]
+    for i in held:  # a sure read keeps its face: one copy fewer for the others
+        cap[reads[i].tile.index] = max(cap[reads[i].tile.index] - 1, 0)
+    subject = [i for i in subject if i not in held]
+    if not subject:
+        return reads
     slots = [face for face in range(NUM_FACES + 1) for _ in range(max(cap[face], 0))]
     if len(subject) > len(slots):  # more tiles than a set holds: nothing consistent exists
         return reads

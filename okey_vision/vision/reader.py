@@ -19,8 +19,9 @@ A pipeline of stages, one module each, every setting in one frozen
 6. **classify** (:mod:`~okey_vision.vision.classify`): number and colour
    read both ways up, the rack's tiles sharing one way up;
 7. **order** (:mod:`~okey_vision.vision.order`,
-   :mod:`~okey_vision.vision.consistency`): rack rows along the rack's own
-   axis, the reads made to obey the tile set, rack order.
+   :mod:`~okey_vision.vision.decide`): rack rows along the rack's own
+   axis, the faces chosen jointly by the game's rules (rows' runs and sets,
+   two copies of a face), rack order.
 
 The networks are ONNX files run by onnxruntime (``models/``, or the folder
 in ``$OKEY_VISION_MODELS``), loaded once, lazily, and shared by every caller.
@@ -53,8 +54,8 @@ from okey_vision.vision.calibration import (
 )
 from okey_vision.vision.classify import Classifier, FaceReads, face_probs
 from okey_vision.vision.config import DEFAULT, GREYSCALE_REASON, NormaliseConfig, ReaderConfig
-from okey_vision.vision.consistency import make_consistent
 from okey_vision.vision.crops import aligned, grown, have_ink, is_greyscale, work_image
+from okey_vision.vision.decide import decide
 from okey_vision.vision.detect import Detection, Detector, dedupe
 from okey_vision.vision.fuse import drop_cut_tiles, fuse_passes, on_photo, rectify_rows
 from okey_vision.vision.io import Photo, as_bgr, load_photo
@@ -353,7 +354,7 @@ class RackReader:
                                   reason=reason, turn=round(float(t), 3)))
         reads = assign_rows(reads, cfg.order)
         if consistent:
-            reads = make_consistent(reads, indicator)
+            reads = decide(reads, indicator, cfg.decide)
         return [replace(r, order=i, flagged=cfg.flags.flag(r.confidence, r.turn))
                 for i, r in enumerate(rack_order(reads))]
 
