@@ -308,6 +308,24 @@ class OrderConfig:
 
 
 @dataclass(frozen=True)
+class RackConfig:
+    """No tiles without a rack (``vision/rack.py``)."""
+
+    #: A rack row (or a meld on a table) holds at least this many tiles: a
+    #: face, a cup or a playing card on a table gave one or two reads, never
+    #: a row of three (``benchmarks/no_rack.py``) ...
+    min_row_tiles: int = 3
+    #: ... whose median confidence reaches this: the digits of a camera's test
+    #: pattern read as a row of tiles at a median 0.5-0.7, the rows of the real
+    #: racks and tables at 0.99 and more.
+    row_confidence: float = 0.8
+    #: A lone tile is kept (as the indicator) only within this many tile
+    #: heights of a rack row's tile (centre to centre): the indicator lies
+    #: beside the rack, a phantom read lies across the photo.
+    beside: float = 4.0
+
+
+@dataclass(frozen=True)
 class FlagConfig:
     """When a read is flagged for the player to confirm.
 
@@ -358,6 +376,7 @@ class ReaderConfig:
     rectify: RectifyConfig = field(default_factory=RectifyConfig)
     classify: ClassifyConfig = field(default_factory=ClassifyConfig)
     order: OrderConfig = field(default_factory=OrderConfig)
+    rack: RackConfig = field(default_factory=RackConfig)
     flags: FlagConfig = field(default_factory=FlagConfig)
 
     def with_settings(self, settings: Sequence[str]) -> ReaderConfig:
@@ -398,4 +417,4 @@ def _value(raw: str, current: Any, item: str) -> Any:
 DEFAULT = ReaderConfig()
 
 __all__ = ["DEFAULT", "GREYSCALE_REASON", "ClassifyConfig", "CropConfig", "DetectConfig", "FlagConfig", "FuseConfig",
-           "LookConfig", "NormaliseConfig", "OrderConfig", "ReaderConfig", "RectifyConfig", "RefineConfig"]
+           "LookConfig", "NormaliseConfig", "OrderConfig", "RackConfig", "ReaderConfig", "RectifyConfig", "RefineConfig"]

@@ -20,7 +20,10 @@ A pipeline of stages, one module each, every setting in one frozen
    read both ways up, the rack's tiles sharing one way up;
 7. **order** (:mod:`~okey_vision.vision.order`,
    :mod:`~okey_vision.vision.consistency`): rack rows along the rack's own
-   axis, the reads made to obey the tile set, rack order.
+   axis, the reads made to obey the tile set, rack order;
+8. **rack** (:mod:`~okey_vision.vision.rack`): no tiles without a rack --
+   a frame whose reads form no row of sure tiles reads none, and a lone
+   tile is kept (the indicator) only beside a rack row.
 
 The networks are ONNX files run by onnxruntime (``models/``, or the folder
 in ``$OKEY_VISION_MODELS``), loaded once, lazily, and shared by every caller.
@@ -63,6 +66,7 @@ from okey_vision.vision.memory import release_memory
 from okey_vision.vision.nets import DEFAULT_MODELS, STEMS, ModelMissingError, Net, env_int, models_dir
 from okey_vision.vision.normalise import RackPose, View, estimate_pose, normalise
 from okey_vision.vision.order import assign_rows
+from okey_vision.vision.rack import on_racks
 from okey_vision.vision.reads import TileRead, rack_order
 from okey_vision.vision.trace import ReadTrace
 
@@ -319,9 +323,10 @@ class RackReader:
         faces = faces.keep(keep).mapped(back)
         fitted = [None if f is None else f @ back[:, :2].T + back[:, 2] for f, k in zip(fitted, keep, strict=True) if k]
         clock("classify")
-        reads = self._reads(img, faces, fitted, indicator, consistent)
+        reads, rack = self._reads(img, faces, fitted, indicator, consistent)
         clock("order")
-        trace = ReadTrace(seen, view, pose, tuple(found), tuple(uncut), tuple(inked), tuple(faced), tuple(clock.laps))
+        trace = ReadTrace(seen, view, pose, tuple(found), tuple(uncut), tuple(inked), tuple(faced), tuple(clock.laps),
+                          rack)
         return reads, trace
 
     def _fit(self, img: np.ndarray, dets: list[Detection]) -> list[np.ndarray | None]:
@@ -335,8 +340,10 @@ class RackReader:
         return out
 
     def _reads(self, img: np.ndarray, faces: FaceReads, fitted: list[np.ndarray | None],
-               indicator: Tile | str | None, consistent: bool) -> list[TileRead]:
-        """The reads of the kept detections: corners, ranked faces, flags, rows and rack order."""
+               indicator: Tile | str | None, consistent: bool) -> tuple[list[TileRead], bool]:
+        """The reads of the kept detections: corners, ranked faces, flags, rows
+        and rack order; none when no rack shows (:mod:`~okey_vision.vision.rack`),
+        and whether one does."""
         cfg = self.config
         h, w = img.shape[:2]
         reason = GREYSCALE_REASON if is_greyscale(img) else ""
@@ -351,11 +358,12 @@ class RackReader:
                                   confidence=alts[0][1], alternatives=alts,
                                   quad=tuple((round(float(x), 1), round(float(y), 1)) for x, y in q),
                                   reason=reason, turn=round(float(t), 3)))
-        reads = assign_rows(reads, cfg.order)
+        racks = on_racks(assign_rows(reads, cfg.order), cfg.rack)
+        reads = list(racks.reads)
         if consistent:
             reads = make_consistent(reads, indicator)
         return [replace(r, order=i, flagged=cfg.flags.flag(r.confidence, r.turn))
-                for i, r in enumerate(rack_order(reads))]
+                for i, r in enumerate(rack_order(reads))], racks.rack
 
     def read_photo(self, photo: Photo, *, indicator: Tile | str | None = None,
                    consistent: bool = True) -> list[TileRead]:

@@ -1,0 +1,83 @@
+"""The rack stage: no tiles without a rack.
+
+A rack (or a meld laid on a table) is a row of tiles side by side, read
+surely: at least ``RackConfig.min_row_tiles`` reads in one row whose median
+confidence reaches ``RackConfig.row_confidence``. A frame with no such row
+-- a blank wall, a test pattern's digits, a face, a table of cups and
+cards -- shows no rack: it reads no tile, whatever the detector fired on
+(the digits of a camera's test pattern read as a row of tiles, but unsurely:
+a median confidence of 0.5-0.7 against 0.99 and more on the real racks).
+A lone tile (row ``APART``) is kept only where it lies beside a rack row:
+the indicator beside the rack, not a phantom across the photo.
+
+>>> from okey_vision.tiles import parse_tile
+>>> row = [TileRead((x, 0, x + 10, 14), parse_tile("r5"), 0.99, row=0) for x in (0, 11, 22)]
+>>> far = TileRead((300, 0, 310, 14), parse_tile("b1"), 0.99, row=APART)
+>>> near = TileRead((40, 20, 50, 34), parse_tile("k2"), 0.99, row=APART)
+>>> kept = on_racks(row + [far, near])
+>>> kept.rack, [r.name for r in kept.reads]
+(True, ['r5', 'r5', 'r5', 'k2'])
+>>> on_racks(row[:2]).rack
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from okey_vision.vision.config import RackConfig
+from okey_vision.vision.crops import quad_axes
+from okey_vision.vision.reads import APART, TileRead
+
+
+@dataclass(frozen=True)
+class RackFound:
+    """The reads kept on and beside the racks, and whether any rack shows."""
+
+    reads: tuple[TileRead, ...]
+    rack: bool
+
+
+def rack_rows(reads: Sequence[TileRead], config: RackConfig | None = None) -> list[int]:
+    """The rows (their numbers) that are racks: enough tiles, read surely."""
+    config = config or RackConfig()
+    out = []
+    for row in sorted({r.row for r in reads if r.row != APART}):
+        conf = [r.confidence for r in reads if r.row == row]
+        if len(conf) >= config.min_row_tiles and float(np.median(conf)) >= config.row_confidence:
+            out.append(row)
+    return out
+
+
+def on_racks(reads: Sequence[TileRead], config: RackConfig | None = None) -> RackFound:
+    """The reads of a photo once rows are known (:func:`okey_vision.vision.order.assign_rows`):
+    none when no row is a rack (:func:`rack_rows`); else every row's reads,
+    and the lone tiles lying within ``config.beside`` tile heights of a rack row's tile."""
+    config = config or RackConfig()
+    racks = rack_rows(reads, config)
+    if not racks:
+        return RackFound((), False)
+    on = [r for r in reads if r.row in racks]
+    centres = np.array([r.center for r in on])
+    height = float(np.median([_height(r) for r in on]))
+    kept = []
+    for r in reads:
+        if r.row == APART:
+            near = float(np.min(np.hypot(*(centres - np.array(r.center)).T)))
+            if near > config.beside * height:
+                continue
+        kept.append(r)
+    return RackFound(tuple(kept), True)
+
+
+def _height(r: TileRead) -> float:
+    """A read's tile height (its quad's, else its box's)."""
+    if r.quad is not None and len(r.quad) == 4:
+        return float(quad_axes(np.asarray(r.quad, np.float64))[3])
+    return r.box[3] - r.box[1]
+
+
+__all__ = ["RackFound", "on_racks", "rack_rows"]
