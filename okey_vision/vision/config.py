@@ -417,4 +417,5 @@ def _value(raw: str, current: Any, item: str) -> Any:
 DEFAULT = ReaderConfig()
 
 __all__ = ["DEFAULT", "GREYSCALE_REASON", "ClassifyConfig", "CropConfig", "DetectConfig", "FlagConfig", "FuseConfig",
-           "LookConfig", "NormaliseConfig", "OrderConfig", "RackConfig", "ReaderConfig", "RectifyConfig", "RefineConfig"]
+           "LookConfig", "NormaliseConfig", "OrderConfig", "RackConfig", "ReaderConfig", "RectifyConfig",
+           "RefineConfig"]
