@@ -256,8 +256,22 @@ class RackReader:
                                    or view.cuts([d.quad for d in first])):
             view = normalise(img, better, cfg, _corners(mapped))
             first = det(view.image)
-        found = self.detect_view(view, first)
+        found = self.detect_view(view, first, mirror=self._needs_mirror(view, first))
         return seen, view, found, estimate_pose([d.quad for d in found])
+
+    def _needs_mirror(self, view: View, first: Sequence[Detection]) -> bool:
+        """Whether the view is read mirrored too: not for a level, close rack
+        whose first pass is sure of every box (``DetectConfig.one_pass_*``)."""
+        cfg = self.config.detect
+        pose = view.pose
+        if not cfg.mirror:
+            return False
+        if pose is None or not pose.aligned or not first:
+            return True
+        level = abs((pose.angle + 90.0) % 180.0 - 90.0) <= cfg.one_pass_angle
+        close = pose.tile_height >= cfg.one_pass_px
+        sure = min(d.score for d in first) >= cfg.one_pass_score
+        return not (level and close and sure)
 
     @property
     def view_detector(self) -> Detector:
@@ -265,14 +279,15 @@ class RackReader:
         stem = self.config.detect.view_stem
         return self.detector(stem if self.has_net(stem) else ORIENTED)
 
-    def detect_view(self, view: View, first: list[Detection] | None = None) -> list[Detection]:
+    def detect_view(self, view: View, first: list[Detection] | None = None, mirror: bool = True
+                    ) -> list[Detection]:
         """The tiles on a normalised view: its first pass (``first``, when
-        already read) and the mirrored one fused, leaning rows read again;
-        corners mapped back onto the photo."""
+        already read) and (``mirror`` and ``DetectConfig.mirror``) the mirrored
+        one fused, leaning rows read again; corners mapped back onto the photo."""
         cfg = self.config
         det = self.view_detector
         found = det(view.image) if first is None else first
-        if cfg.detect.mirror:
+        if cfg.detect.mirror and mirror:
             found = dedupe(fuse_passes(found, det(view.image, mirror=True), cfg.fuse), cfg.detect)
         if cfg.fuse.rectify_rows:
             strips = next((s for s in (STRIP, AXIS) if self.has_net(s)), ORIENTED)
