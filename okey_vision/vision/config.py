@@ -326,6 +326,24 @@ class OrderConfig:
 
 
 @dataclass(frozen=True)
+class GeometryConfig:
+    """One geometry per rack row: shared top and bottom lines, like widths (``vision/geometry.py``)."""
+
+    #: Fit each row's quads as one (off: every tile keeps its own corners).
+    fit: bool = True
+    #: Rows of at least this many tiles are fitted (two tiles give each line four corners).
+    min_tiles: int = 2
+    #: A corner within this many tile heights of its row's fitted line is
+    #: moved onto it; one farther off (a tile standing proud of its row, a
+    #: meld on a table pushed out of line) keeps its own.
+    snap: float = 0.15
+    #: A tile whose width departs from the row's width-to-height ratio by
+    #: more than this share takes the row's ratio (a box spanning a neighbour's
+    #: edge); the others keep their own width.
+    width_tolerance: float = 0.12
+
+
+@dataclass(frozen=True)
 class RackConfig:
     """No tiles without a rack (``vision/rack.py``)."""
 
@@ -394,6 +412,7 @@ class ReaderConfig:
     rectify: RectifyConfig = field(default_factory=RectifyConfig)
     classify: ClassifyConfig = field(default_factory=ClassifyConfig)
     order: OrderConfig = field(default_factory=OrderConfig)
+    geometry: GeometryConfig = field(default_factory=GeometryConfig)
     rack: RackConfig = field(default_factory=RackConfig)
     flags: FlagConfig = field(default_factory=FlagConfig)
 
@@ -435,5 +454,5 @@ def _value(raw: str, current: Any, item: str) -> Any:
 DEFAULT = ReaderConfig()
 
 __all__ = ["DEFAULT", "GREYSCALE_REASON", "ClassifyConfig", "CropConfig", "DetectConfig", "FlagConfig", "FuseConfig",
-           "LookConfig", "NormaliseConfig", "OrderConfig", "RackConfig", "ReaderConfig", "RectifyConfig",
-           "RefineConfig"]
+           "GeometryConfig", "LookConfig", "NormaliseConfig", "OrderConfig", "RackConfig", "ReaderConfig",
+           "RectifyConfig", "RefineConfig"]

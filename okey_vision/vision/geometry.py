@@ -1,0 +1,157 @@
+"""The row geometry stage: one geometry per rack row.
+
+Tiles standing in one rack row share their top and bottom lines and have
+nearly equal widths; each tile's own corners (its detection, fitted to its
+face) are noisier than that. So each row of reads (rows from
+:func:`okey_vision.vision.order.assign_rows`) is fitted as one, in the
+row's own frame (``u`` along the row, ``v`` down across it):
+
+1. the row's top line through its tiles' top corners, and its bottom line
+   through their bottom corners (Theil-Sen fits: the median of the pairwise
+   slopes, so a stray corner does not tilt the line); a corner lying within
+   ``GeometryConfig.snap`` tile heights of its line is moved onto it, one
+   farther off (a tile standing proud of the row) keeps its own;
+2. the tiles' sides lean alike (the row's median lean);
+3. each tile's width is set from the row's width-to-height ratio where its
+   own departs from it by more than ``GeometryConfig.width_tolerance``;
+4. two neighbours that overlap meet at the middle of their overlap, so no
+   quad covers its neighbour.
+
+A row of fewer than ``GeometryConfig.min_tiles`` tiles, and a tile apart
+from the rows, keep their own corners.
+
+>>> from okey_vision.tiles import parse_tile
+>>> q = lambda x, y, w: ((x, y), (x + w, y), (x + w, y + 14), (x, y + 14))
+>>> reads = [TileRead((0, 0, 1, 1), parse_tile("r1"), 1.0, quad=q(x, y, w))
+...          for x, y, w in ((0, 0.0, 10), (9, 0.4, 10), (21, -0.3, 16), (31, 0.1, 10))]
+>>> [[round(c, 1) for c in r.quad[0]] for r in fit_rows(reads)]
+[[0.0, 0.1], [9.5, 0.1], [24.0, 0.0], [32.5, 0.0]]
+>>> worst_overlap(fit_rows(reads)) <= 0.0
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from itertools import pairwise
+
+import numpy as np
+
+from okey_vision.vision.config import GeometryConfig
+from okey_vision.vision.reads import APART, TileRead
+
+
+def theil_sen(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """The line ``y = a + b x`` through points: ``b`` the median of the
+    pairwise slopes, ``a`` the median of ``y - b x``.
+
+    >>> theil_sen(np.array([0.0, 1, 2, 3, 4]), np.array([1.0, 3, 5, 7, 40]))
+    (1.0, 2.0)
+    """
+    i, j = np.triu_indices(len(x), 1)
+    dx = x[j] - x[i]
+    ok = np.abs(dx) > 1e-9
+    b = float(np.median((y[j] - y[i])[ok] / dx[ok])) if ok.any() else 0.0
+    return float(np.median(y - b * x)), b
+
+
+def _frame(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The row's unit right and down vectors from its quads (n, 4, 2: TL, TR, BR, BL)."""
+    right = (quads[:, 1] - quads[:, 0] + quads[:, 2] - quads[:, 3]).sum(0)
+    right = right / max(float(np.hypot(*right)), 1e-9)
+    return right, np.array([-right[1], right[0]])
+
+
+def _fit_row(quads: np.ndarray, config: GeometryConfig) -> np.ndarray:
+    """One row's quads (n, 4, 2, left to right or in any order) fitted as one."""
+    right, down = _frame(quads)
+    u, v = quads @ right, quads @ down                      # (n, 4) each
+    height = float(np.median((v[:, 2] + v[:, 3] - v[:, 0] - v[:, 1]) / 2))
+    if height <= 0:
+        return quads
+    top = theil_sen(np.concatenate([u[:, 0], u[:, 1]]), np.concatenate([v[:, 0], v[:, 1]]))
+    bottom = theil_sen(np.concatenate([u[:, 3], u[:, 2]]), np.concatenate([v[:, 3], v[:, 2]]))
+    # the sides' lean: du per dv, the median over every side of the row
+    sides = np.concatenate([(u[:, 0] - u[:, 3]) / np.maximum(v[:, 3] - v[:, 0], 1e-9),
+                            (u[:, 1] - u[:, 2]) / np.maximum(v[:, 2] - v[:, 1], 1e-9)])
+    lean = float(np.median(sides))
+    vm = (v.sum(1) / 4)                                      # each tile's middle, across the row
+    left = (u[:, 0] + u[:, 3]) / 2 + lean * ((v[:, 0] + v[:, 3]) / 2 - vm)   # sides at mid-height
+    rgt = (u[:, 1] + u[:, 2]) / 2 + lean * ((v[:, 1] + v[:, 2]) / 2 - vm)
+    centre = (left + rgt) / 2
+    tall = (bottom[0] + bottom[1] * centre) - (top[0] + top[1] * centre)
+    ratio = float(np.median((rgt - left) / np.maximum(tall, 1e-9)))
+    wide = ratio * tall
+    off = np.abs((rgt - left) / np.maximum(wide, 1e-9) - 1.0) > config.width_tolerance
+    left = np.where(off, centre - wide / 2, left)
+    rgt = np.where(off, centre + wide / 2, rgt)
+    order = np.argsort(centre)
+    for a, b in pairwise(order):     # neighbours meet, never cover each other
+        if rgt[a] > left[b]:
+            mid = (rgt[a] + left[b]) / 2
+            rgt[a], left[b] = mid, mid
+    out: np.ndarray = quads.copy()
+    snap = config.snap * height
+    for i in range(len(quads)):
+        for k, (side, line) in enumerate(((left, top), (rgt, top), (rgt, bottom), (left, bottom))):
+            edge = side[i]
+            a, b = line
+            # the side line u = edge + lean (v - vm[i]) meets the row line v = a + b u
+            vv = (a + b * (edge - lean * vm[i])) / (1.0 - b * lean)
+            if abs(vv - v[i, k]) > snap:                     # this corner stands off the row's line
+                vv = v[i, k]
+            uu = edge + lean * (vv - vm[i])
+            out[i, k] = uu * right + vv * down
+    return out
+
+
+def fit_rows(reads: Sequence[TileRead], config: GeometryConfig | None = None,
+             size: tuple[int, int] | None = None) -> list[TileRead]:
+    """The reads with each row's quads fitted as one (see the module's doc);
+    boxes follow the quads (clipped to a photo of ``size``, width and height, when given)."""
+    config = config or GeometryConfig()
+    out = list(reads)
+    if not config.fit:
+        return out
+    for row in sorted({r.row for r in reads if r.row != APART}):
+        idx = [i for i, r in enumerate(reads) if r.row == row and r.quad is not None and len(r.quad) == 4]
+        if len(idx) < config.min_tiles:
+            continue
+        quads = np.array([reads[i].quad for i in idx], np.float64)
+        # tiles read the other way up than most of the row: their corners turned to match, and back after
+        up = quads[:, 0] + quads[:, 1] - quads[:, 2] - quads[:, 3]
+        flipped = (up @ up.sum(0)) < 0
+        quads[flipped] = np.roll(quads[flipped], 2, axis=1)
+        fitted = _fit_row(quads, config)
+        fitted[flipped] = np.roll(fitted[flipped], 2, axis=1)
+        for i, q in zip(idx, fitted, strict=True):
+            lo, hi = q.min(0), q.max(0)
+            if size is not None:
+                lo, hi = np.clip(lo, 0, size), np.clip(hi, 0, size)
+            box = (round(float(lo[0]), 1), round(float(lo[1]), 1), round(float(hi[0]), 1), round(float(hi[1]), 1))
+            out[i] = replace(reads[i], quad=tuple((round(float(x), 1), round(float(y), 1)) for x, y in q), box=box)
+    return out
+
+
+def _polygon_overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """The area two convex quads share over the smaller one's area."""
+    import cv2
+
+    inter, _ = cv2.intersectConvexConvex(np.asarray(a, np.float32), np.asarray(b, np.float32))
+    small = min(abs(cv2.contourArea(np.asarray(a, np.float32))), abs(cv2.contourArea(np.asarray(b, np.float32))))
+    return float(inter) / small if small > 0 else 0.0
+
+
+def worst_overlap(reads: Sequence[TileRead]) -> float:
+    """The largest share of a read's quad that a neighbour in its row covers (0: none overlap)."""
+    worst = 0.0
+    for row in {r.row for r in reads if r.row != APART}:
+        quads = [np.asarray(r.quad, np.float64) for r in reads if r.row == row and r.quad is not None]
+        for i in range(len(quads)):
+            for j in range(i + 1, len(quads)):
+                worst = max(worst, _polygon_overlap(quads[i], quads[j]))
+    return worst
+
+
+__all__ = ["fit_rows", "theil_sen", "worst_overlap"]
