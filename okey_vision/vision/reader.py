@@ -20,7 +20,9 @@ A pipeline of stages, one module each, every setting in one frozen
    read both ways up, the rack's tiles sharing one way up;
 7. **order** (:mod:`~okey_vision.vision.order`,
    :mod:`~okey_vision.vision.consistency`): rack rows along the rack's own
-   axis, the reads made to obey the tile set, rack order;
+   axis, each row's quads fitted as one (:mod:`~okey_vision.vision.geometry`:
+   shared top and bottom lines, like widths, no neighbour covered), the
+   reads made to obey the tile set, rack order;
 8. **rack** (:mod:`~okey_vision.vision.rack`): no tiles without a rack --
    a frame whose reads form no row of sure tiles reads none, and a lone
    tile is kept (the indicator) only beside a rack row.
@@ -60,6 +62,7 @@ from okey_vision.vision.consistency import make_consistent
 from okey_vision.vision.crops import aligned, grown, have_ink, is_greyscale, work_image
 from okey_vision.vision.detect import Detection, Detector, dedupe
 from okey_vision.vision.fuse import drop_cut_tiles, fuse_passes, on_photo, rectify_rows
+from okey_vision.vision.geometry import fit_rows
 from okey_vision.vision.io import Photo, as_bgr, load_photo
 from okey_vision.vision.look import Look, look
 from okey_vision.vision.memory import release_memory
@@ -373,7 +376,7 @@ class RackReader:
                                   confidence=alts[0][1], alternatives=alts,
                                   quad=tuple((round(float(x), 1), round(float(y), 1)) for x, y in q),
                                   reason=reason, turn=round(float(t), 3)))
-        racks = on_racks(assign_rows(reads, cfg.order), cfg.rack)
+        racks = on_racks(fit_rows(assign_rows(reads, cfg.order), cfg.geometry, (w, h)), cfg.rack)
         reads = list(racks.reads)
         if consistent:
             reads = make_consistent(reads, indicator)
