@@ -50,7 +50,7 @@ def test_a_row_is_fitted_as_one() -> None:
 
 def test_a_tile_standing_proud_keeps_its_own_top_and_a_lone_tile_is_left_alone() -> None:
     rng = np.random.default_rng(6)
-    reads, right, down = row_reads(rng, angle=0.0, noise=0.5)
+    reads, _, _ = row_reads(rng, angle=0.0, noise=0.5)
     proud = [(x, y - 15.0) for x, y in reads[3].quad[:2]] + list(reads[3].quad[2:])
     reads[3] = TileRead(reads[3].box, reads[3].tile, 0.99, row=0, quad=tuple(proud))
     lone = TileRead((0, 0, 1, 1), parse_tile("r3"), 0.99, row=APART, quad=((0, 300), (20, 301), (20, 330), (0, 330)))
