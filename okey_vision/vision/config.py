@@ -341,6 +341,22 @@ class GeometryConfig:
     #: more than this share takes the row's ratio (a box spanning a neighbour's
     #: edge); the others keep their own width.
     width_tolerance: float = 0.12
+    #: Tiles touching side by side (a gap under ``touch`` of a tile's width)
+    #: share the span between the group's two outer edges evenly: the outer
+    #: edges stand against the table or the rack and are found surely, the
+    #: edges between two touching tiles are not (on the real Rummikub tables
+    #: the quads of a meld sat a sixth of a tile off to one side) ...
+    even: bool = True
+    touch: float = 0.15
+    #: ... unless the span departs from the tiles' widths by more than this
+    #: share (a tile missed inside the group).
+    span_tolerance: float = 0.2
+    #: A tile turned more than this (degrees) from its row's way (a tile lying
+    #: askew on a table) keeps its own corners and does not shape the row's lines.
+    max_turn: float = 15.0
+    #: A tile's fitted quad is kept only if it overlaps the tile's own by at
+    #: least this IoU: a fit gone astray never moves a tile off its face.
+    keep_iou: float = 0.6
 
 
 @dataclass(frozen=True)

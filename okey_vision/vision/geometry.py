@@ -14,8 +14,10 @@ row's own frame (``u`` along the row, ``v`` down across it):
 2. the tiles' sides lean alike (the row's median lean);
 3. each tile's width is set from the row's width-to-height ratio where its
    own departs from it by more than ``GeometryConfig.width_tolerance``;
-4. two neighbours that overlap meet at the middle of their overlap, so no
-   quad covers its neighbour.
+4. tiles touching side by side share the space between the group's outer
+   edges evenly (``GeometryConfig.even``);
+5. two neighbours that still overlap meet at the middle of their overlap,
+   so no quad covers its neighbour.
 
 A row of fewer than ``GeometryConfig.min_tiles`` tiles, and a tile apart
 from the rows, keep their own corners.
@@ -73,12 +75,12 @@ def _fit_row(quads: np.ndarray, config: GeometryConfig) -> np.ndarray:
     top = theil_sen(np.concatenate([u[:, 0], u[:, 1]]), np.concatenate([v[:, 0], v[:, 1]]))
     bottom = theil_sen(np.concatenate([u[:, 3], u[:, 2]]), np.concatenate([v[:, 3], v[:, 2]]))
     # the sides' lean: du per dv, the median over every side of the row
-    sides = np.concatenate([(u[:, 0] - u[:, 3]) / np.maximum(v[:, 3] - v[:, 0], 1e-9),
-                            (u[:, 1] - u[:, 2]) / np.maximum(v[:, 2] - v[:, 1], 1e-9)])
+    sides = np.concatenate([(u[:, 3] - u[:, 0]) / np.maximum(v[:, 3] - v[:, 0], 1e-9),
+                            (u[:, 2] - u[:, 1]) / np.maximum(v[:, 2] - v[:, 1], 1e-9)])
     lean = float(np.median(sides))
     vm = (v.sum(1) / 4)                                      # each tile's middle, across the row
-    left = (u[:, 0] + u[:, 3]) / 2 + lean * ((v[:, 0] + v[:, 3]) / 2 - vm)   # sides at mid-height
-    rgt = (u[:, 1] + u[:, 2]) / 2 + lean * ((v[:, 1] + v[:, 2]) / 2 - vm)
+    left = (u[:, 0] + u[:, 3]) / 2 + lean * (vm - (v[:, 0] + v[:, 3]) / 2)   # sides at mid-height
+    rgt = (u[:, 1] + u[:, 2]) / 2 + lean * (vm - (v[:, 1] + v[:, 2]) / 2)
     centre = (left + rgt) / 2
     tall = (bottom[0] + bottom[1] * centre) - (top[0] + top[1] * centre)
     ratio = float(np.median((rgt - left) / np.maximum(tall, 1e-9)))
@@ -87,6 +89,8 @@ def _fit_row(quads: np.ndarray, config: GeometryConfig) -> np.ndarray:
     left = np.where(off, centre - wide / 2, left)
     rgt = np.where(off, centre + wide / 2, rgt)
     order = np.argsort(centre)
+    if config.even:
+        _even_edges(order, left, rgt, tall, wide, config)
     for a, b in pairwise(order):     # neighbours meet, never cover each other
         if rgt[a] > left[b]:
             mid = (rgt[a] + left[b]) / 2
@@ -106,6 +110,30 @@ def _fit_row(quads: np.ndarray, config: GeometryConfig) -> np.ndarray:
     return out
 
 
+def _even_edges(order: np.ndarray, left: np.ndarray, rgt: np.ndarray, tall: np.ndarray, wide: np.ndarray,
+                config: GeometryConfig) -> None:
+    """Tiles touching side by side (gaps under ``config.touch`` of a width):
+    the edges between them spaced evenly (each tile's width in proportion
+    to its height, for a row seen at a slant) between the group's two outer
+    edges, which stand against the background and are found surely. A group
+    whose span is not its tiles' widths (within ``config.span_tolerance``:
+    a tile missed inside it) keeps its own edges. Changes ``left`` and ``rgt``."""
+    groups = [[int(order[0])]]
+    for a, b in pairwise(order):
+        if left[b] - rgt[a] < config.touch * wide[a]:
+            groups[-1].append(int(b))
+        else:
+            groups.append([int(b)])
+    for g in groups:
+        if len(g) < 2:
+            continue
+        lo, hi = float(left[g[0]]), float(rgt[g[-1]])
+        if abs((hi - lo) / max(float(wide[g].sum()), 1e-9) - 1.0) > config.span_tolerance:
+            continue
+        edges = lo + np.concatenate([[0.0], np.cumsum(tall[g])]) / float(tall[g].sum()) * (hi - lo)
+        left[g], rgt[g] = edges[:-1], edges[1:]
+
+
 def fit_rows(reads: Sequence[TileRead], config: GeometryConfig | None = None,
              size: tuple[int, int] | None = None) -> list[TileRead]:
     """The reads with each row's quads fitted as one (see the module's doc);
@@ -123,15 +151,37 @@ def fit_rows(reads: Sequence[TileRead], config: GeometryConfig | None = None,
         up = quads[:, 0] + quads[:, 1] - quads[:, 2] - quads[:, 3]
         flipped = (up @ up.sum(0)) < 0
         quads[flipped] = np.roll(quads[flipped], 2, axis=1)
+        # only the tiles standing along the row's way (not a tile lying turned on a table)
+        rights = quads[:, 1] - quads[:, 0] + quads[:, 2] - quads[:, 3]
+        rights /= np.maximum(np.hypot(rights[:, 0], rights[:, 1]), 1e-9)[:, None]
+        along = rights @ _frame(quads)[0] >= np.cos(np.radians(config.max_turn))
+        if along.sum() < config.min_tiles:
+            continue
+        idx = [i for i, k in zip(idx, along, strict=True) if k]
+        quads, flipped = quads[along], flipped[along]
         fitted = _fit_row(quads, config)
         fitted[flipped] = np.roll(fitted[flipped], 2, axis=1)
-        for i, q in zip(idx, fitted, strict=True):
+        quads[flipped] = np.roll(quads[flipped], 2, axis=1)
+        for i, q, own in zip(idx, fitted, quads, strict=True):
+            if _iou(q, own) < config.keep_iou:  # a fit gone astray: the tile keeps its own corners
+                continue
             lo, hi = q.min(0), q.max(0)
             if size is not None:
                 lo, hi = np.clip(lo, 0, size), np.clip(hi, 0, size)
             box = (round(float(lo[0]), 1), round(float(lo[1]), 1), round(float(hi[0]), 1), round(float(hi[1]), 1))
             out[i] = replace(reads[i], quad=tuple((round(float(x), 1), round(float(y), 1)) for x, y in q), box=box)
     return out
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quads (0 for a degenerate one)."""
+    import cv2
+
+    pa, pb = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    ha, hb = cv2.convexHull(pa), cv2.convexHull(pb)
+    inter, _ = cv2.intersectConvexConvex(ha, hb)
+    union = abs(cv2.contourArea(ha)) + abs(cv2.contourArea(hb)) - inter
+    return float(inter) / union if union > 0 and np.isfinite(union) else 0.0
 
 
 def _polygon_overlap(a: np.ndarray, b: np.ndarray) -> float:
