@@ -357,6 +357,8 @@ class GeometryConfig:
     #: A tile's fitted quad is kept only if it overlaps the tile's own by at
     #: least this IoU: a fit gone astray never moves a tile off its face.
     keep_iou: float = 0.6
+    #: ... and only if no corner moved more than this many tile heights.
+    max_move: float = 0.5
 
 
 @dataclass(frozen=True)
