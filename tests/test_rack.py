@@ -30,8 +30,13 @@ def row(xs, conf=0.99, r=0, y=0.0):
 ])
 def test_rack_rows(reads, racks) -> None:
     assert rack_rows(reads) == racks
-    assert on_racks(reads).rack == bool(racks)
-    assert on_racks(reads).reads == (tuple(reads) if racks else ())
+    found = on_racks(reads)
+    assert found.rack == bool(racks)
+    if racks:
+        assert found.reads == tuple(reads)
+    else:  # no rack: only the sure reads, none apart
+        assert [r.box for r in found.reads] == [r.box for r in reads if r.confidence >= 0.995]
+        assert all(r.row != APART for r in found.reads)
 
 
 def test_a_lone_tile_is_kept_only_beside_a_rack() -> None:
@@ -50,7 +55,7 @@ def reader():
     return RackReader(calibration=False)
 
 
-@pytest.mark.parametrize("name", ["fake camera 7", "face 2", "table felt 2", "lone tile on wood"])
+@pytest.mark.parametrize("name", ["fake camera 7", "face 2", "table felt 2", "table wood 3"])
 def test_a_picture_with_no_rack_reads_no_tile(reader, name) -> None:
     from okey_vision.eval.norack import no_rack_pictures
 
@@ -60,6 +65,15 @@ def test_a_picture_with_no_rack_reads_no_tile(reader, name) -> None:
     assert off.read(pic.image), "the gate is not what kept this picture empty"
     reads, trace = reader.read_traced(pic.image)
     assert reads == [] and not trace.rack
+
+
+def test_a_lone_tile_with_no_rack_is_no_indicator(reader) -> None:
+    from okey_vision.eval.norack import lone_tile_pictures
+
+    for pic in lone_tile_pictures():
+        reads, trace = reader.read_traced(pic.image)
+        assert not trace.rack and "r7" in [r.name for r in reads] and not [r for r in reads if r.row == APART]
+        assert all(r.confidence >= RackConfig().alone_confidence for r in reads)
 
 
 def test_the_indicator_beside_the_rack_is_kept_a_tile_far_from_it_is_not(reader) -> None:

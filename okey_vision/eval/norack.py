@@ -4,12 +4,13 @@ rack is in view. A reader must say "no rack" and read no tile on each.
 Kinds: a blank frame, test patterns (colour bars, a checkerboard, a
 browser's fake camera: a grey frame with a turning wedge and a frame
 counter's digits), a face-like blob, and a table with no rack (felt or
-wood, with a cup, coins, cards and a phone; one with a single tile lying on
-it: a lone tile is the indicator only beside a rack).
+wood, with a cup, coins, cards and a phone). Apart from those, two tables
+with a single tile lying on them: a lone tile is the indicator only beside
+a rack.
 
 >>> pics = no_rack_pictures()
->>> len(pics), sorted({p.kind for p in pics})
-(20, ['blank', 'face', 'lone-tile', 'table', 'test-pattern'])
+>>> len(pics), sorted({p.kind for p in pics}), len(lone_tile_pictures())
+(20, ['blank', 'face', 'table', 'test-pattern'], 2)
 """
 
 from __future__ import annotations
@@ -153,7 +154,7 @@ def table(rng: np.random.Generator, wood: bool, lone_tile: bool = False,
 
 
 def no_rack_pictures(seed: int = 36) -> list[NoRackPicture]:
-    """Twenty pictures with no rack: 3 blank, 6 test patterns, 4 faces, 5 tables, 2 tables with a lone tile."""
+    """Twenty pictures with no rack and no tile: 3 blank, 6 test patterns, 4 faces, 7 tables."""
     rng = np.random.default_rng(seed)
     out = [NoRackPicture("blank", f"blank {c}", blank(c)) for c in ((0, 0, 0), (128, 128, 128), (250, 250, 250))]
     out += [NoRackPicture("test-pattern", "colour bars", colour_bars()),
@@ -162,11 +163,17 @@ def no_rack_pictures(seed: int = 36) -> list[NoRackPicture]:
     out += [NoRackPicture("test-pattern", f"fake camera {f}", fake_camera(f)) for f in (7, 268, 1234)]
     out += [NoRackPicture("face", f"face {k}", _noise(rng, face(rng), 4.0)) for k in range(4)]
     out += [NoRackPicture("table", f"table {'wood' if k % 2 else 'felt'} {k}", table(rng, bool(k % 2)))
-            for k in range(5)]
-    out += [NoRackPicture("lone-tile", f"lone tile on {'wood' if k else 'felt'}", table(rng, bool(k), True))
-            for k in range(2)]
+            for k in range(7)]
     return out
 
 
-__all__ = ["NoRackPicture", "blank", "checkerboard", "colour_bars", "face", "fake_camera", "no_rack_pictures",
-           "table"]
+def lone_tile_pictures(seed: int = 37) -> list[NoRackPicture]:
+    """Two tables with one tile lying face up and no rack: the tile may be
+    read, but never as an indicator lying apart (there is no rack to lie beside)."""
+    rng = np.random.default_rng(seed)
+    return [NoRackPicture("lone-tile", f"lone tile on {'wood' if k else 'felt'}", table(rng, bool(k), True))
+            for k in range(2)]
+
+
+__all__ = ["NoRackPicture", "blank", "checkerboard", "colour_bars", "face", "fake_camera", "lone_tile_pictures",
+           "no_rack_pictures", "table"]

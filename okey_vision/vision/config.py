@@ -377,6 +377,11 @@ class RackConfig:
     #: heights of a rack row's tile (centre to centre): the indicator lies
     #: beside the rack, a phantom read lies across the photo.
     beside: float = 4.0
+    #: With no rack in the frame, a read is kept only from this confidence:
+    #: the held-out real photos of one, two or four tiles read them at
+    #: 0.998-1.0, the test pattern's digits at 0.97 at most, a coin on a
+    #: drawn table at 0.99 (``benchmarks/no_rack.py``).
+    alone_confidence: float = 0.995
 
 
 @dataclass(frozen=True)
