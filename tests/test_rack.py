@@ -34,8 +34,9 @@ def test_rack_rows(reads, racks) -> None:
     assert found.rack == bool(racks)
     if racks:
         assert found.reads == tuple(reads)
-    else:  # no rack: only the sure reads, none apart
-        assert [r.box for r in found.reads] == [r.box for r in reads if r.confidence >= 0.995]
+    else:  # no rack: tiles only if one is sure, none apart
+        sure = any(r.confidence >= 0.995 for r in reads)
+        assert [r.box for r in found.reads] == [r.box for r in reads if sure and r.confidence >= 0.8]
         assert all(r.row != APART for r in found.reads)
 
 
@@ -73,7 +74,7 @@ def test_a_lone_tile_with_no_rack_is_no_indicator(reader) -> None:
     for pic in lone_tile_pictures():
         reads, trace = reader.read_traced(pic.image)
         assert not trace.rack and "r7" in [r.name for r in reads] and not [r for r in reads if r.row == APART]
-        assert all(r.confidence >= RackConfig().alone_confidence for r in reads)
+        assert max(r.confidence for r in reads) >= RackConfig().alone_confidence
 
 
 def test_the_indicator_beside_the_rack_is_kept_a_tile_far_from_it_is_not(reader) -> None:

@@ -386,10 +386,13 @@ class RackConfig:
     #: heights of a rack row's tile (centre to centre): the indicator lies
     #: beside the rack, a phantom read lies across the photo.
     beside: float = 4.0
-    #: With no rack in the frame, a read is kept only from this confidence:
+    #: With no rack in the frame, tiles are read only where one read reaches
+    #: this confidence (then the reads of ``row_confidence`` and more stay):
     #: the held-out real photos of one, two or four tiles read them at
     #: 0.998-1.0, the test pattern's digits at 0.97 at most, a coin on a
-    #: drawn table at 0.99 (``benchmarks/no_rack.py``).
+    #: drawn table at 0.99 (``benchmarks/no_rack.py``). Keeping only the reads
+    #: this sure lost a 0.9 and a 0.99 read of a real photo of seven tiles in
+    #: pairs (no row of three).
     alone_confidence: float = 0.995
 
 

@@ -4,10 +4,10 @@ A rack (or a meld laid on a table) is a row of tiles side by side, read
 surely: at least ``RackConfig.min_row_tiles`` reads in one row whose median
 confidence reaches ``RackConfig.row_confidence``. A frame with no such row
 -- a blank wall, a test pattern's digits, a face, a table of cups and
-cards -- shows no rack: it keeps only the reads that are sure by
-themselves (``RackConfig.alone_confidence``: a close-up of one or two real
-tiles), none of them apart from a rack; whatever else the detector fired
-on goes (the digits of a camera's test pattern read as a row of tiles, but
+cards -- shows no rack: it keeps reads only where one is sure by itself
+(``RackConfig.alone_confidence``: a close-up of a few real tiles), and
+then the fairly sure ones, none of them apart from a rack; whatever else
+the detector fired on goes (the digits of a camera's test pattern read as a row of tiles, but
 unsurely: a median confidence of 0.5-0.7 against 0.99 and more on the real
 racks).
 A lone tile (row ``APART``) is kept only where it lies beside a rack row:
@@ -23,6 +23,9 @@ the indicator beside the rack, not a phantom across the photo.
 >>> pair = row[:2]
 >>> on_racks(pair).rack, len(on_racks(pair).reads), len(on_racks(pair, RackConfig(alone_confidence=0.98)).reads)
 (False, 0, 2)
+>>> unsure = [TileRead((0, 30, 10, 44), parse_tile("k9"), 0.7, row=1)]
+>>> len(on_racks(pair + unsure, RackConfig(alone_confidence=0.98)).reads)
+2
 """
 
 from __future__ import annotations
@@ -58,15 +61,18 @@ def rack_rows(reads: Sequence[TileRead], config: RackConfig | None = None) -> li
 
 def on_racks(reads: Sequence[TileRead], config: RackConfig | None = None) -> RackFound:
     """The reads of a photo once rows are known (:func:`okey_vision.vision.order.assign_rows`):
-    when no row is a rack (:func:`rack_rows`), only the reads of at least
-    ``config.alone_confidence`` (none of them apart: with no rack there is no
-    indicator beside it); else every row's reads, and the lone tiles lying
-    within ``config.beside`` tile heights of a rack row's tile."""
+    when no row is a rack (:func:`rack_rows`), none unless one read reaches
+    ``config.alone_confidence`` (a tile surely there), and then the reads of
+    at least ``config.row_confidence``, none of them apart (with no rack there
+    is no indicator beside it); else every row's reads, and the lone tiles
+    lying within ``config.beside`` tile heights of a rack row's tile."""
     config = config or RackConfig()
     racks = rack_rows(reads, config)
-    if not racks:  # no rack: only tiles read surely (a close-up of one or two tiles), none apart
+    if not racks:  # no rack: tiles only where one is read surely (a close-up of a few tiles), none apart
+        if not any(r.confidence >= config.alone_confidence for r in reads):
+            return RackFound((), False)
         return RackFound(tuple(replace(r, row=0) if r.row == APART else r for r in reads
-                               if r.confidence >= config.alone_confidence), False)
+                               if r.confidence >= config.row_confidence), False)
     on = [r for r in reads if r.row in racks]
     centres = np.array([r.center for r in on])
     height = float(np.median([_height(r) for r in on]))
