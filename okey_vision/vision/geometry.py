@@ -170,7 +170,10 @@ def fit_rows(reads: Sequence[TileRead], config: GeometryConfig | None = None,
             kept.append(own if astray else q)  # a fit gone astray: the tile keeps its own corners
         final = np.array(kept)
         final[flipped] = np.roll(final[flipped], 2, axis=1)
-        final = _parted(final)
+        parted = _parted(final)
+        for k in range(len(final)):  # a side moved too far apart keeps the fit's
+            if _iou(parted[k], quads[k]) >= config.keep_iou:
+                final[k] = parted[k]
         final[flipped] = np.roll(final[flipped], 2, axis=1)
         for i, q in zip(idx, final, strict=True):
             lo, hi = q.min(0), q.max(0)
@@ -183,15 +186,19 @@ def fit_rows(reads: Sequence[TileRead], config: GeometryConfig | None = None,
 
 def _parted(quads: np.ndarray) -> np.ndarray:
     """Quads of one row (all standing one way up) whose neighbours still
-    overlap along the row (a tile that kept its own corners): the two sides
-    that cross moved to meet halfway, each corner only inwards."""
+    overlap along the row (a tile that kept its own corners) by less than half
+    a tile: the two sides that cross moved to meet halfway, each corner only
+    inwards (two quads that do not touch, one above the other, are left)."""
     right, _ = _frame(quads)
     out: np.ndarray = quads.copy()
     u = out @ right
+    width = np.median(u[:, 1] + u[:, 2] - u[:, 0] - u[:, 3]) / 2
     for a, b in pairwise(np.argsort(u.mean(1))):
+        if _polygon_overlap(quads[a], quads[b]) <= 0.0:  # tiles one above the other in a merged row: not neighbours
+            continue
         for ka, kb in ((1, 0), (2, 3)):                      # a's TR meets b's TL, a's BR meets b's BL
             over = u[a, ka] - u[b, kb]
-            if over > 0:
+            if 0 < over < width / 2:
                 out[a, ka] -= over / 2 * right
                 out[b, kb] += over / 2 * right
     return out
