@@ -378,8 +378,10 @@ class RackConfig:
     #: face, a cup or a playing card on a table gave one or two reads, never
     #: a row of three (``benchmarks/no_rack.py``) ...
     min_row_tiles: int = 3
-    #: ... whose median confidence reaches this: the digits of a camera's test
-    #: pattern read as a row of tiles at a median 0.5-0.7, the rows of the real
+    #: ... whose median confidence in their numbers (any colour) reaches this:
+    #: the digits of a camera's test pattern read as rows of numbers at a
+    #: median 0.66-0.72, the racks of a rendered navy-and-orange set (its blue
+    #: read as black, faces at a median 0.64 in some rows) at 1.0, the rows of the real
     #: racks and tables at 0.99 and more.
     row_confidence: float = 0.8
     #: A lone tile is kept (as the indicator) only within this many tile

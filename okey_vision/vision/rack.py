@@ -2,7 +2,8 @@
 
 A rack (or a meld laid on a table) is a row of tiles side by side, read
 surely: at least ``RackConfig.min_row_tiles`` reads in one row whose median
-confidence reaches ``RackConfig.row_confidence``. A frame with no such row
+confidence in their numbers (:func:`number_confidence`) reaches
+``RackConfig.row_confidence``. A frame with no such row
 -- a blank wall, a test pattern's digits, a face, a table of cups and
 cards -- shows no rack: it keeps reads only where one is sure by itself
 (``RackConfig.alone_confidence``: a close-up of a few real tiles), and
@@ -48,12 +49,28 @@ class RackFound:
     rack: bool
 
 
+def number_confidence(read: TileRead) -> float:
+    """How sure a read is of its number alone: its alternatives with the
+    top read's number (any colour) summed.
+
+    >>> from okey_vision.tiles import parse_tile
+    >>> r = TileRead((0, 0, 1, 1), parse_tile("b7"), 0.5, ((parse_tile("b7"), 0.5), (parse_tile("k7"), 0.45)))
+    >>> round(number_confidence(r), 2)
+    0.95
+    """
+    if not read.alternatives:
+        return read.confidence
+    top = read.alternatives[0][0]
+    return float(sum(p for t, p in read.alternatives if t.number == top.number))
+
+
 def rack_rows(reads: Sequence[TileRead], config: RackConfig | None = None) -> list[int]:
-    """The rows (their numbers) that are racks: enough tiles, read surely."""
+    """The rows (their numbers) that are racks: enough tiles whose numbers read surely
+    (their colours may not: a set of unusual inks, before the player's calibration)."""
     config = config or RackConfig()
     out = []
     for row in sorted({r.row for r in reads if r.row != APART}):
-        conf = [r.confidence for r in reads if r.row == row]
+        conf = [number_confidence(r) for r in reads if r.row == row]
         if len(conf) >= config.min_row_tiles and float(np.median(conf)) >= config.row_confidence:
             out.append(row)
     return out
@@ -93,4 +110,4 @@ def _height(r: TileRead) -> float:
     return r.box[3] - r.box[1]
 
 
-__all__ = ["RackFound", "on_racks", "rack_rows"]
+__all__ = ["RackFound", "number_confidence", "on_racks", "rack_rows"]
