@@ -2,6 +2,13 @@
 
     python benchmarks/read_speed.py            # torch and ONNX (if exported)
     python benchmarks/read_speed.py --runs 15 --backend onnx
+    python benchmarks/read_speed.py --against 2bb6a98 --runs 15   # this reader and the one at a revision
+
+``--against REV``: the revision is unpacked (``git archive``) into a
+temporary folder and imported in a child process, this checkout's reader in
+another; the parent hands both the same photos in turns (this, then the
+other, then the other first), each child timing its own read, and prints
+both medians and their ratio (this over the other), upright and tilted.
 
 The photo is a rendered rack scaled to 4000 x 3000 (12 MP) and JPEG-encoded.
 Reported: the median over ``--runs`` of read_rack on the decoded array
@@ -84,12 +91,119 @@ def time_backend(backend: str, data: bytes, runs: int) -> dict:
             "model_load_s": round(load_s, 2), "runs": runs}
 
 
+def serve() -> int:
+    """A child's loop: each line on stdin names a photo; the reply is one JSON
+    line with the time of one read of it (the photo decoded once, kept)."""
+    import cv2
+
+    from okey_vision.vision.reader import RackReader
+
+    try:
+        reader = RackReader(calibration=False)
+    except TypeError:  # a reader from before the player's calibration
+        reader = RackReader()
+    reader.load()
+    images: dict[str, object] = {}
+    print(json.dumps({"ready": True}), flush=True)
+    for line in sys.stdin:
+        path = line.strip()
+        if path not in images:
+            images[path] = cv2.imread(path)
+            reader.read(images[path])  # warm-up
+        t, c = time.perf_counter(), time.process_time()
+        n = len(reader.read(images[path]))
+        print(json.dumps({"ms": 1000 * (time.perf_counter() - t), "cpu_ms": 1000 * (time.process_time() - c),
+                          "tiles": n}), flush=True)
+    return 0
+
+
+class _Child:
+    """A reader in a child process importing the package from ``root``."""
+
+    def __init__(self, root: Path):
+        import subprocess
+
+        env = {k: v for k, v in os.environ.items() if k != "OKEY_VISION_MODELS"}
+        env["PYTHONPATH"] = str(root)
+        env["YOLO_OFFLINE"] = "1"
+        self.proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--serve"], env=env,
+                                     cwd=str(root), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.ask("")
+
+    def ask(self, path: str) -> dict:
+        """Send a line (a photo's path; '' only waits for the child to be ready) and read the reply."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        if path:
+            self.proc.stdin.write(path + "\n")
+            self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise SystemExit(f"the reader in {self.proc.args} stopped")
+        return json.loads(line)
+
+    def close(self) -> None:
+        """End the child."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait(timeout=60)
+
+
+def against(rev: str, runs: int) -> list[dict]:
+    """This checkout's reader and the one at ``rev``, timed side by side on the same photos."""
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="read-speed-") as tmp:
+        old = Path(tmp) / "rev"
+        old.mkdir()
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
+        photos = {}
+        for kind in ("upright", "tilted"):
+            data, _ = phone_photo(tilted=kind == "tilted")
+            photos[kind] = Path(tmp) / f"{kind}.jpg"
+            photos[kind].write_bytes(data)
+        readers = {"this": _Child(ROOT), rev: _Child(old)}
+        results = []
+        try:
+            for kind, path in photos.items():
+                got: dict[str, list[dict]] = {name: [] for name in readers}
+                for i in range(runs):
+                    for name in (list(readers) if i % 2 == 0 else list(readers)[::-1]):
+                        got[name].append(readers[name].ask(str(path)))
+                med = {name: statistics.median(r["ms"] for r in rs) for name, rs in got.items()}
+                cpu = {name: statistics.median(r["cpu_ms"] for r in rs) for name, rs in got.items()}
+                ratio = med["this"] / med[rev]
+                results.append({"rack": kind, "runs": runs, "against": rev, "ratio": round(ratio, 3),
+                                **{f"{name}_median_ms": round(v, 1) for name, v in med.items()},
+                                **{f"{name}_cpu_ms": round(v, 1) for name, v in cpu.items()},
+                                **{f"{name}_tiles": got[name][-1]["tiles"] for name in got}})
+                print(f"[{kind} rack] this reader {med['this']:.0f} ms (CPU {cpu['this']:.0f}), {rev} "
+                      f"{med[rev]:.0f} ms (CPU {cpu[rev]:.0f}): ratio {ratio:.2f} "
+                      f"(median of {runs} reads each, in turns; tiles {got['this'][-1]['tiles']} and "
+                      f"{got[rev][-1]['tiles']})", flush=True)
+        finally:
+            for child in readers.values():
+                child.close()
+    return results
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--runs", type=int, default=11)
     p.add_argument("--backend", choices=("torch", "onnx", "both"), default="both")
+    p.add_argument("--against", metavar="REV", help="time this reader and the one at git revision REV side by side")
+    p.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--out", default=str(ROOT / "benchmarks" / "out"))
     args = p.parse_args(argv)
+    if args.serve:
+        return serve()
+    if args.against:
+        results = against(args.against, args.runs)
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "read_speed_against.json").write_text(json.dumps(results, indent=2))
+        return 0
     results = []
     for kind in ("upright", "tilted"):
         data, ntiles = phone_photo(tilted=kind == "tilted")

@@ -123,7 +123,7 @@ def test_reads_a_rack_turned_45_degrees_in_rack_order(reader: RackReader, seed: 
 
 #: The side-view seeds of 1-8 read exactly (the rest are strict xfails, so a
 #: seed that starts passing, or stops, shows).
-SIDE_EXACT = (2, 4, 6, 7, 8)
+SIDE_EXACT = (2, 3, 4, 7, 8)
 
 
 @pytest.mark.parametrize("seed", [
@@ -240,8 +240,8 @@ def test_a_planted_impossible_read_is_fixed(reader: RackReader, monkeypatch) -> 
 
     def plant(self, img, quads, also=None, group=True):  # every tile a sure r5 (a third r5 is impossible)
         faces = real(self, img, quads, also, group)
-        probs = faces.probs * 0.3
-        probs[:, parse_tile("r5").index] += 0.7
+        probs = faces.probs * 0.1
+        probs[:, parse_tile("r5").index] += 0.9
         return FaceReads(probs, faces.quads, faces.turn)
 
     monkeypatch.setattr(Classifier, "__call__", plant)

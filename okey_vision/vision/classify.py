@@ -139,6 +139,8 @@ class Classifier:
             axis, members = common_axis(qs)
             if axis is not None and len(members) >= 3:
                 vote = float(d[members].sum())
+                if abs(vote) < self.config.weak_vote:  # the tiles cannot tell: as the photo stands
+                    vote = float(sum(_up(qs[i]) for i in members))
                 for i in members:
                     if abs(d[i]) < self.config.own_turn_evidence:
                         flip[i] = vote < 0
@@ -149,6 +151,13 @@ class Classifier:
     @staticmethod
     def _probs(net: Net, crops: list[np.ndarray], order: Sequence[str]) -> np.ndarray:
         return net_probs(net, crops, order)
+
+
+def _up(q: Quad) -> float:
+    """How far a quad's up (its BL-BR midpoint to its TL-TR midpoint) points up the image: -1..1."""
+    a = np.asarray(q, np.float64)
+    v = (a[0] + a[1] - a[2] - a[3]) / 2
+    return float(-v[1] / max(float(np.hypot(*v)), 1e-9))
 
 
 def net_probs(net: Net, crops: Sequence[np.ndarray], order: Sequence[str]) -> np.ndarray:

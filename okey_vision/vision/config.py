@@ -105,6 +105,18 @@ class DetectConfig:
     #: tile (on the player-style validation renders the classifiers read 98.7 %
     #: of boxes overlapping their tile by IoU >= 0.8 right, 41.8 % under 0.5).
     mirror: bool = True
+    #: The mirrored pass is left out where the first look says it is not
+    #: needed: a level rack (turned at most ``one_pass_angle`` degrees), close
+    #: enough that its tiles are at least ``one_pass_px`` px tall in the photo
+    #: (the view shrinks them to ``NormaliseConfig.tile_height``; a far,
+    #: blurred tile keeps the second pass), whose first pass is sure of every
+    #: box (each scoring ``one_pass_score`` or more). Its boxes are fitted to
+    #: the faces' edges all the same (``CropConfig.refine``). A third of the
+    #: detector's time on an upright 12 MP rack; the real-pixel figures with
+    #: and without it: docs/results.md.
+    one_pass_angle: float = 8.0
+    one_pass_px: float = 60.0
+    one_pass_score: float = 0.6
     #: On the view every rack tile stands upright; a box less than this many
     #: times longer than wide is stood up by the view's own up, not by its
     #: long side (a near-square box of a tile seen at an angle was read turned
@@ -287,6 +299,15 @@ class ClassifyConfig:
     #: A tile's own 0/180 evidence (log ratio of its best face probability
     #: read both ways) that overrides its rack's common way up.
     own_turn_evidence: float = 2.5
+    #: A rack whose tiles' 0/180 evidence sums to less than this (nats) would
+    #: stand the way the photo stands (0: never). Off: on the shared Okey
+    #: photo, turned 0-315 degrees and framed farther (tiles 8 % and 5 % of
+    #: the long side), every rack's summed evidence was under 1.2 nats, its
+    #: sign right in 14 of 17 framings, while the photo's own up is wrong for
+    #: every photo turned past 90 degrees (at 1.0 the photo turned 105
+    #: degrees read in reverse rack order). Small, far tiles read alike both
+    #: ways up: at 5 % level the rack read right tile by tile, in reverse order.
+    weak_vote: float = 0.0
     #: A detection whose best face (read both ways up) is below this
     #: probability shows no numeral the classifiers know (a checked cloth, a
     #: coin, a tile's back): it is not reported.
@@ -354,6 +375,76 @@ class DecideConfig:
 
 
 @dataclass(frozen=True)
+class GeometryConfig:
+    """One geometry per rack row: shared top and bottom lines, like widths (``vision/geometry.py``)."""
+
+    #: Fit each row's quads as one (off: every tile keeps its own corners).
+    fit: bool = True
+    #: Rows of at least this many tiles are fitted (two tiles give each line four corners).
+    min_tiles: int = 2
+    #: A corner within this many tile heights of its row's fitted line is
+    #: moved onto it; one farther off (a tile standing proud of its row, a
+    #: meld on a table pushed out of line) keeps its own. Chosen on the
+    #: real-pixel choose part (the reads' own quads fitted after the read;
+    #: median IoU with the labels 0.9069 at 0.15, 0.9092 at 0.08, 0.9106 at
+    #: 0.04 with the tolerances below, the mean and 25th percentile best at 0.08).
+    snap: float = 0.08
+    #: A tile whose width departs from the row's width-to-height ratio by
+    #: more than this share takes the row's ratio (a box spanning a
+    #: neighbour's edge); the others keep their own width. At 0.12 the choose
+    #: part's median IoU was 0.9021, at 0.5 0.9091, never 0.9092: only a gross
+    #: outlier is set.
+    width_tolerance: float = 0.5
+    #: Tiles touching side by side (a gap under ``touch`` of a tile's width)
+    #: share the span between the group's two outer edges evenly: the outer
+    #: edges stand against the table or the rack and are found surely, the
+    #: edges between two touching tiles are not (on the real Rummikub tables
+    #: the quads of a meld sat a sixth of a tile off to one side; off, the
+    #: choose part's median IoU was 0.9054 against 0.9069) ...
+    even: bool = True
+    touch: float = 0.1
+    #: ... unless the span departs from the tiles' widths by more than this
+    #: share (a tile missed inside the group; 0.2: 0.9069, 0.35: 0.9092).
+    span_tolerance: float = 0.35
+    #: A tile turned more than this (degrees) from its row's way (a tile lying
+    #: askew on a table) keeps its own corners and does not shape the row's lines.
+    max_turn: float = 15.0
+    #: A tile's fitted quad is kept only if it overlaps the tile's own by at
+    #: least this IoU: a fit gone astray never moves a tile off its face.
+    keep_iou: float = 0.6
+    #: ... and only if no corner moved more than this many tile heights.
+    max_move: float = 0.5
+
+
+@dataclass(frozen=True)
+class RackConfig:
+    """No tiles without a rack (``vision/rack.py``)."""
+
+    #: A rack row (or a meld on a table) holds at least this many tiles: a
+    #: face, a cup or a playing card on a table gave one or two reads, never
+    #: a row of three (``benchmarks/no_rack.py``) ...
+    min_row_tiles: int = 3
+    #: ... whose median confidence in their numbers (any colour) reaches this:
+    #: the digits of a camera's test pattern read as rows of numbers at a
+    #: median 0.66-0.72, the racks of a rendered navy-and-orange set (its blue
+    #: read as black, faces at a median 0.64 in some rows) at 1.0, the rows of the real
+    #: racks and tables at 0.99 and more.
+    row_confidence: float = 0.8
+    #: A lone tile is kept (as the indicator) only within this many tile
+    #: heights of a rack row's tile (centre to centre): the indicator lies
+    #: beside the rack, a phantom read lies across the photo.
+    beside: float = 4.0
+    #: With no rack in the frame, tiles are read only where one read reaches
+    #: this confidence (then the reads of ``row_confidence`` and more stay):
+    #: the held-out real photos of one, two or four tiles read them at
+    #: 0.998-1.0, the test pattern's digits at 0.97 at most, a coin on a
+    #: drawn table at 0.99 (``benchmarks/no_rack.py``). Keeping only the reads
+    #: this sure lost a 0.9 and a 0.99 read of a real photo of seven tiles in
+    #: pairs (no row of three).
+    alone_confidence: float = 0.995
+
+
+@dataclass(frozen=True)
 class FlagConfig:
     """When a read is flagged for the player to confirm.
 
@@ -416,6 +507,8 @@ class ReaderConfig:
     classify: ClassifyConfig = field(default_factory=ClassifyConfig)
     order: OrderConfig = field(default_factory=OrderConfig)
     decide: DecideConfig = field(default_factory=DecideConfig)
+    geometry: GeometryConfig = field(default_factory=GeometryConfig)
+    rack: RackConfig = field(default_factory=RackConfig)
     flags: FlagConfig = field(default_factory=FlagConfig)
 
     def with_settings(self, settings: Sequence[str]) -> ReaderConfig:
@@ -456,5 +549,5 @@ def _value(raw: str, current: Any, item: str) -> Any:
 DEFAULT = ReaderConfig()
 
 __all__ = ["DEFAULT", "GREYSCALE_REASON", "ClassifyConfig", "CropConfig", "DecideConfig", "DetectConfig", "FlagConfig",
-           "FuseConfig", "LookConfig", "NormaliseConfig", "OrderConfig", "ReaderConfig", "RectifyConfig",
-           "RefineConfig"]
+           "FuseConfig", "GeometryConfig", "LookConfig", "NormaliseConfig", "OrderConfig", "RackConfig", "ReaderConfig",
+           "RectifyConfig", "RefineConfig"]

@@ -20,8 +20,13 @@ A pipeline of stages, one module each, every setting in one frozen
    read both ways up, the rack's tiles sharing one way up;
 7. **order** (:mod:`~okey_vision.vision.order`,
    :mod:`~okey_vision.vision.decide`): rack rows along the rack's own
-   axis, the faces chosen jointly by the game's rules (rows' runs and sets,
-   two copies of a face), rack order.
+   axis, each row's quads fitted as one (:mod:`~okey_vision.vision.geometry`:
+   shared top and bottom lines, like widths, no neighbour covered), the
+   faces chosen jointly by the game's rules (rows' runs and sets, two copies
+   of a face), rack order;
+8. **rack** (:mod:`~okey_vision.vision.rack`): no tiles without a rack --
+   a frame whose reads form no row of sure tiles reads none, and a lone
+   tile is kept (the indicator) only beside a rack row.
 
 The networks are ONNX files run by onnxruntime (``models/``, or the folder
 in ``$OKEY_VISION_MODELS``), loaded once, lazily, and shared by every caller.
@@ -58,12 +63,14 @@ from okey_vision.vision.crops import aligned, grown, have_ink, is_greyscale, wor
 from okey_vision.vision.decide import decide
 from okey_vision.vision.detect import Detection, Detector, dedupe
 from okey_vision.vision.fuse import drop_cut_tiles, fuse_passes, on_photo, rectify_rows
+from okey_vision.vision.geometry import fit_rows
 from okey_vision.vision.io import Photo, as_bgr, load_photo
 from okey_vision.vision.look import Look, look
 from okey_vision.vision.memory import release_memory
 from okey_vision.vision.nets import DEFAULT_MODELS, STEMS, ModelMissingError, Net, env_int, models_dir
 from okey_vision.vision.normalise import RackPose, View, estimate_pose, normalise
 from okey_vision.vision.order import assign_rows
+from okey_vision.vision.rack import on_racks
 from okey_vision.vision.reads import TileRead, rack_order
 from okey_vision.vision.trace import ReadTrace
 
@@ -253,8 +260,22 @@ class RackReader:
                                    or view.cuts([d.quad for d in first])):
             view = normalise(img, better, cfg, _corners(mapped))
             first = det(view.image)
-        found = self.detect_view(view, first)
+        found = self.detect_view(view, first, mirror=self._needs_mirror(view, first))
         return seen, view, found, estimate_pose([d.quad for d in found])
+
+    def _needs_mirror(self, view: View, first: Sequence[Detection]) -> bool:
+        """Whether the view is read mirrored too: not for a level, close rack
+        whose first pass is sure of every box (``DetectConfig.one_pass_*``)."""
+        cfg = self.config.detect
+        pose = view.pose
+        if not cfg.mirror:
+            return False
+        if pose is None or not pose.aligned or not first:
+            return True
+        level = abs((pose.angle + 90.0) % 180.0 - 90.0) <= cfg.one_pass_angle
+        close = pose.tile_height >= cfg.one_pass_px
+        sure = min(d.score for d in first) >= cfg.one_pass_score
+        return not (level and close and sure)
 
     @property
     def view_detector(self) -> Detector:
@@ -262,14 +283,15 @@ class RackReader:
         stem = self.config.detect.view_stem
         return self.detector(stem if self.has_net(stem) else ORIENTED)
 
-    def detect_view(self, view: View, first: list[Detection] | None = None) -> list[Detection]:
+    def detect_view(self, view: View, first: list[Detection] | None = None, mirror: bool = True
+                    ) -> list[Detection]:
         """The tiles on a normalised view: its first pass (``first``, when
-        already read) and the mirrored one fused, leaning rows read again;
-        corners mapped back onto the photo."""
+        already read) and (``mirror`` and ``DetectConfig.mirror``) the mirrored
+        one fused, leaning rows read again; corners mapped back onto the photo."""
         cfg = self.config
         det = self.view_detector
         found = det(view.image) if first is None else first
-        if cfg.detect.mirror:
+        if cfg.detect.mirror and mirror:
             found = dedupe(fuse_passes(found, det(view.image, mirror=True), cfg.fuse), cfg.detect)
         if cfg.fuse.rectify_rows:
             strips = next((s for s in (STRIP, AXIS) if self.has_net(s)), ORIENTED)
@@ -320,9 +342,10 @@ class RackReader:
         faces = faces.keep(keep).mapped(back)
         fitted = [None if f is None else f @ back[:, :2].T + back[:, 2] for f, k in zip(fitted, keep, strict=True) if k]
         clock("classify")
-        reads = self._reads(img, faces, fitted, indicator, consistent)
+        reads, rack = self._reads(img, faces, fitted, indicator, consistent)
         clock("order")
-        trace = ReadTrace(seen, view, pose, tuple(found), tuple(uncut), tuple(inked), tuple(faced), tuple(clock.laps))
+        trace = ReadTrace(seen, view, pose, tuple(found), tuple(uncut), tuple(inked), tuple(faced), tuple(clock.laps),
+                          rack)
         return reads, trace
 
     def _fit(self, img: np.ndarray, dets: list[Detection]) -> list[np.ndarray | None]:
@@ -336,8 +359,10 @@ class RackReader:
         return out
 
     def _reads(self, img: np.ndarray, faces: FaceReads, fitted: list[np.ndarray | None],
-               indicator: Tile | str | None, consistent: bool) -> list[TileRead]:
-        """The reads of the kept detections: corners, ranked faces, flags, rows and rack order."""
+               indicator: Tile | str | None, consistent: bool) -> tuple[list[TileRead], bool]:
+        """The reads of the kept detections: corners, ranked faces, flags, rows
+        and rack order; none when no rack shows (:mod:`~okey_vision.vision.rack`),
+        and whether one does."""
         cfg = self.config
         h, w = img.shape[:2]
         reason = GREYSCALE_REASON if is_greyscale(img) else ""
@@ -352,11 +377,12 @@ class RackReader:
                                   confidence=alts[0][1], alternatives=alts,
                                   quad=tuple((round(float(x), 1), round(float(y), 1)) for x, y in q),
                                   reason=reason, turn=round(float(t), 3)))
-        reads = assign_rows(reads, cfg.order)
+        racks = on_racks(fit_rows(assign_rows(reads, cfg.order), cfg.geometry, (w, h)), cfg.rack)
+        reads = list(racks.reads)
         if consistent:
             reads = decide(reads, indicator, cfg.decide)
         return [replace(r, order=i, flagged=cfg.flags.flag(r.confidence, r.turn))
-                for i, r in enumerate(rack_order(reads))]
+                for i, r in enumerate(rack_order(reads))], racks.rack
 
     def read_photo(self, photo: Photo, *, indicator: Tile | str | None = None,
                    consistent: bool = True) -> list[TileRead]:

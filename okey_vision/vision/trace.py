@@ -32,6 +32,8 @@ class ReadTrace:
     #: after detections showing no face the classifiers know were dropped
     faced: tuple[Detection, ...] = ()
     seconds: tuple[tuple[str, float], ...] = field(default=(), compare=False)
+    #: whether a rack shows (False: the reads' rows held no rack, and no tile was read)
+    rack: bool = True
 
 
 __all__ = ["ReadTrace"]

@@ -1,0 +1,247 @@
+"""The row geometry stage: one geometry per rack row.
+
+Tiles standing in one rack row share their top and bottom lines and have
+nearly equal widths; each tile's own corners (its detection, fitted to its
+face) are noisier than that. So each row of reads (rows from
+:func:`okey_vision.vision.order.assign_rows`) is fitted as one, in the
+row's own frame (``u`` along the row, ``v`` down across it):
+
+1. the row's top line through its tiles' top corners, and its bottom line
+   through their bottom corners (Theil-Sen fits: the median of the pairwise
+   slopes, so a stray corner does not tilt the line); a corner lying within
+   ``GeometryConfig.snap`` tile heights of its line is moved onto it, one
+   farther off (a tile standing proud of the row) keeps its own;
+2. the tiles' sides lean alike (the row's median lean);
+3. each tile's width is set from the row's width-to-height ratio where its
+   own departs from it by more than ``GeometryConfig.width_tolerance``;
+4. tiles touching side by side share the space between the group's outer
+   edges evenly (``GeometryConfig.even``);
+5. two neighbours that still overlap meet at the middle of their overlap,
+   so no quad covers its neighbour.
+
+A row of fewer than ``GeometryConfig.min_tiles`` tiles, and a tile apart
+from the rows, keep their own corners.
+
+>>> from okey_vision.tiles import parse_tile
+>>> q = lambda x, y, w: ((x, y), (x + w, y), (x + w, y + 14), (x, y + 14))
+>>> reads = [TileRead((0, 0, 1, 1), parse_tile("r1"), 1.0, quad=q(x, y, w))
+...          for x, y, w in ((0, 0.0, 10), (10, 0.4, 10), (20, -0.3, 11.5), (30, 0.1, 10))]
+>>> [[round(c, 1) for c in r.quad[0]] for r in fit_rows(reads)]
+[[0.0, 0.1], [10.0, 0.1], [20.0, 0.1], [30.0, 0.1]]
+>>> worst_overlap(reads) > 0.1, worst_overlap(fit_rows(reads)) <= 0.0
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from itertools import pairwise
+
+import numpy as np
+
+from okey_vision.vision.config import GeometryConfig
+from okey_vision.vision.reads import APART, TileRead
+
+
+def theil_sen(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """The line ``y = a + b x`` through points: ``b`` the median of the
+    pairwise slopes, ``a`` the median of ``y - b x``.
+
+    >>> theil_sen(np.array([0.0, 1, 2, 3, 4]), np.array([1.0, 3, 5, 7, 40]))
+    (1.0, 2.0)
+    """
+    i, j = np.triu_indices(len(x), 1)
+    dx = x[j] - x[i]
+    ok = np.abs(dx) > 1e-9
+    b = float(np.median((y[j] - y[i])[ok] / dx[ok])) if ok.any() else 0.0
+    return float(np.median(y - b * x)), b
+
+
+def _frame(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The row's unit right and down vectors from its quads (n, 4, 2: TL, TR, BR, BL)."""
+    right = (quads[:, 1] - quads[:, 0] + quads[:, 2] - quads[:, 3]).sum(0)
+    right = right / max(float(np.hypot(*right)), 1e-9)
+    return right, np.array([-right[1], right[0]])
+
+
+def _fit_row(quads: np.ndarray, config: GeometryConfig) -> np.ndarray:
+    """One row's quads (n, 4, 2, left to right or in any order) fitted as one."""
+    right, down = _frame(quads)
+    u, v = quads @ right, quads @ down                      # (n, 4) each
+    height = float(np.median((v[:, 2] + v[:, 3] - v[:, 0] - v[:, 1]) / 2))
+    if height <= 0:
+        return quads
+    top = theil_sen(np.concatenate([u[:, 0], u[:, 1]]), np.concatenate([v[:, 0], v[:, 1]]))
+    bottom = theil_sen(np.concatenate([u[:, 3], u[:, 2]]), np.concatenate([v[:, 3], v[:, 2]]))
+    # the sides' lean: du per dv, the median over every side of the row
+    sides = np.concatenate([(u[:, 3] - u[:, 0]) / np.maximum(v[:, 3] - v[:, 0], 1e-9),
+                            (u[:, 2] - u[:, 1]) / np.maximum(v[:, 2] - v[:, 1], 1e-9)])
+    lean = float(np.median(sides))
+    vm = (v.sum(1) / 4)                                      # each tile's middle, across the row
+    left = (u[:, 0] + u[:, 3]) / 2 + lean * (vm - (v[:, 0] + v[:, 3]) / 2)   # sides at mid-height
+    rgt = (u[:, 1] + u[:, 2]) / 2 + lean * (vm - (v[:, 1] + v[:, 2]) / 2)
+    centre = (left + rgt) / 2
+    tall = (bottom[0] + bottom[1] * centre) - (top[0] + top[1] * centre)
+    ratio = float(np.median((rgt - left) / np.maximum(tall, 1e-9)))
+    wide = ratio * tall
+    off = np.abs((rgt - left) / np.maximum(wide, 1e-9) - 1.0) > config.width_tolerance
+    left = np.where(off, centre - wide / 2, left)
+    rgt = np.where(off, centre + wide / 2, rgt)
+    order = np.argsort(centre)
+    if config.even:
+        _even_edges(order, left, rgt, tall, wide, config)
+    for a, b in pairwise(order):     # neighbours meet, never cover each other
+        if rgt[a] > left[b]:
+            mid = (rgt[a] + left[b]) / 2
+            rgt[a], left[b] = mid, mid
+    out: np.ndarray = quads.copy()
+    snap = config.snap * height
+    for i in range(len(quads)):
+        for k, (side, line) in enumerate(((left, top), (rgt, top), (rgt, bottom), (left, bottom))):
+            edge = side[i]
+            a, b = line
+            # the side line u = edge + lean (v - vm[i]) meets the row line v = a + b u
+            vv = (a + b * (edge - lean * vm[i])) / (1.0 - b * lean)
+            if abs(vv - v[i, k]) > snap:                     # this corner stands off the row's line
+                vv = v[i, k]
+            uu = edge + lean * (vv - vm[i])
+            out[i, k] = uu * right + vv * down
+    return out
+
+
+def _even_edges(order: np.ndarray, left: np.ndarray, rgt: np.ndarray, tall: np.ndarray, wide: np.ndarray,
+                config: GeometryConfig) -> None:
+    """Tiles touching side by side (gaps under ``config.touch`` of a width):
+    the edges between them spaced evenly (each tile's width in proportion
+    to its height, for a row seen at a slant) between the group's two outer
+    edges, which stand against the background and are found surely. A group
+    whose span is not its tiles' widths (within ``config.span_tolerance``:
+    a tile missed inside it) keeps its own edges. Changes ``left`` and ``rgt``."""
+    groups = [[int(order[0])]]
+    for a, b in pairwise(order):
+        if left[b] - rgt[a] < config.touch * wide[a]:
+            groups[-1].append(int(b))
+        else:
+            groups.append([int(b)])
+    for g in groups:
+        if len(g) < 2:
+            continue
+        lo, hi = float(left[g[0]]), float(rgt[g[-1]])
+        if abs((hi - lo) / max(float(wide[g].sum()), 1e-9) - 1.0) > config.span_tolerance:
+            continue
+        edges = lo + np.concatenate([[0.0], np.cumsum(tall[g])]) / float(tall[g].sum()) * (hi - lo)
+        left[g], rgt[g] = edges[:-1], edges[1:]
+
+
+def fit_rows(reads: Sequence[TileRead], config: GeometryConfig | None = None,
+             size: tuple[int, int] | None = None) -> list[TileRead]:
+    """The reads with each row's quads fitted as one (see the module's doc);
+    boxes follow the quads (clipped to a photo of ``size``, width and height, when given)."""
+    config = config or GeometryConfig()
+    out = list(reads)
+    if not config.fit:
+        return out
+    for row in sorted({r.row for r in reads if r.row != APART}):
+        idx = [i for i, r in enumerate(reads) if r.row == row and r.quad is not None and len(r.quad) == 4]
+        if len(idx) < config.min_tiles:
+            continue
+        quads = np.array([reads[i].quad for i in idx], np.float64)
+        # tiles read the other way up than most of the row: their corners turned to match, and back after
+        up = quads[:, 0] + quads[:, 1] - quads[:, 2] - quads[:, 3]
+        flipped = (up @ up.sum(0)) < 0
+        quads[flipped] = np.roll(quads[flipped], 2, axis=1)
+        # only the tiles standing along the row's way (not a tile lying turned on a table)
+        rights = quads[:, 1] - quads[:, 0] + quads[:, 2] - quads[:, 3]
+        rights /= np.maximum(np.hypot(rights[:, 0], rights[:, 1]), 1e-9)[:, None]
+        along = rights @ _frame(quads)[0] >= np.cos(np.radians(config.max_turn))
+        if along.sum() < config.min_tiles:
+            continue
+        idx = [i for i, k in zip(idx, along, strict=True) if k]
+        quads, flipped = quads[along], flipped[along]
+        fitted = _fit_row(quads, config)
+        fitted[flipped] = np.roll(fitted[flipped], 2, axis=1)
+        quads[flipped] = np.roll(quads[flipped], 2, axis=1)
+        kept = []
+        for q, own in zip(fitted, quads, strict=True):
+            tall = float(np.hypot(*(own[3] - own[0])))
+            moved = float(np.hypot(*(q - own).T).max()) if np.isfinite(q).all() else np.inf
+            astray = moved > config.max_move * tall or not _convex(q) or _iou(q, own) < config.keep_iou
+            kept.append(own if astray else q)  # a fit gone astray: the tile keeps its own corners
+        final = np.array(kept)
+        final[flipped] = np.roll(final[flipped], 2, axis=1)
+        parted = _parted(final)
+        for k in range(len(final)):  # a side moved too far apart keeps the fit's
+            if _iou(parted[k], quads[k]) >= config.keep_iou:
+                final[k] = parted[k]
+        final[flipped] = np.roll(final[flipped], 2, axis=1)
+        for i, q in zip(idx, final, strict=True):
+            lo, hi = q.min(0), q.max(0)
+            if size is not None:
+                lo, hi = np.clip(lo, 0, size), np.clip(hi, 0, size)
+            box = (round(float(lo[0]), 1), round(float(lo[1]), 1), round(float(hi[0]), 1), round(float(hi[1]), 1))
+            out[i] = replace(reads[i], quad=tuple((round(float(x), 1), round(float(y), 1)) for x, y in q), box=box)
+    return out
+
+
+def _parted(quads: np.ndarray) -> np.ndarray:
+    """Quads of one row (all standing one way up) whose neighbours still
+    overlap along the row (a tile that kept its own corners) by less than half
+    a tile: the two sides that cross moved to meet halfway, each corner only
+    inwards (two quads that do not touch, one above the other, are left)."""
+    right, _ = _frame(quads)
+    out: np.ndarray = quads.copy()
+    u = out @ right
+    width = np.median(u[:, 1] + u[:, 2] - u[:, 0] - u[:, 3]) / 2
+    for a, b in pairwise(np.argsort(u.mean(1))):
+        if _polygon_overlap(quads[a], quads[b]) <= 0.0:  # tiles one above the other in a merged row: not neighbours
+            continue
+        for ka, kb in ((1, 0), (2, 3)):                      # a's TR meets b's TL, a's BR meets b's BL
+            over = u[a, ka] - u[b, kb]
+            if 0 < over < width / 2:
+                out[a, ka] -= over / 2 * right
+                out[b, kb] += over / 2 * right
+    return out
+
+
+def _convex(q: np.ndarray) -> bool:
+    """Whether a quad's corners are finite and turn one way round (no side crosses another)."""
+    if not np.isfinite(q).all():
+        return False
+    e = np.roll(q, -1, axis=0) - q
+    cross = e[:, 0] * np.roll(e, -1, axis=0)[:, 1] - e[:, 1] * np.roll(e, -1, axis=0)[:, 0]
+    return bool((cross > 0).all() or (cross < 0).all())
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quads (0 for a degenerate one)."""
+    import cv2
+
+    pa, pb = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    ha, hb = cv2.convexHull(pa), cv2.convexHull(pb)
+    inter, _ = cv2.intersectConvexConvex(ha, hb)
+    union = abs(cv2.contourArea(ha)) + abs(cv2.contourArea(hb)) - inter
+    return float(inter) / union if union > 0 and np.isfinite(union) else 0.0
+
+
+def _polygon_overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """The area two convex quads share over the smaller one's area."""
+    import cv2
+
+    inter, _ = cv2.intersectConvexConvex(np.asarray(a, np.float32), np.asarray(b, np.float32))
+    small = min(abs(cv2.contourArea(np.asarray(a, np.float32))), abs(cv2.contourArea(np.asarray(b, np.float32))))
+    return float(inter) / small if small > 0 else 0.0
+
+
+def worst_overlap(reads: Sequence[TileRead]) -> float:
+    """The largest share of a read's quad that a neighbour in its row covers (0: none overlap)."""
+    worst = 0.0
+    for row in {r.row for r in reads if r.row != APART}:
+        quads = [np.asarray(r.quad, np.float64) for r in reads if r.row == row and r.quad is not None]
+        for i in range(len(quads)):
+            for j in range(i + 1, len(quads)):
+                worst = max(worst, _polygon_overlap(quads[i], quads[j]))
+    return worst
+
+
+__all__ = ["fit_rows", "theil_sen", "worst_overlap"]

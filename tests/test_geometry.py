@@ -1,0 +1,76 @@
+"""One geometry per rack row: shared top and bottom lines, like widths, no neighbour covered."""
+
+from __future__ import annotations
+
+import pytest
+
+np = pytest.importorskip("numpy")
+cv2 = pytest.importorskip("cv2")
+
+from okey_vision.tiles import parse_tile  # noqa: E402
+from okey_vision.vision.config import GeometryConfig  # noqa: E402
+from okey_vision.vision.geometry import fit_rows, theil_sen, worst_overlap  # noqa: E402
+from okey_vision.vision.reads import APART, TileRead  # noqa: E402
+
+
+def row_reads(rng, n=8, h=40.0, w=28.0, angle=12.0, noise=2.0, overlap=4.0):
+    """A row of tiles along a line turned ``angle`` degrees, each corner jittered, neighbours overlapping."""
+    t = np.radians(angle)
+    right, down = np.array([np.cos(t), np.sin(t)]), np.array([-np.sin(t), np.cos(t)])
+    out = []
+    for k in range(n):
+        x = k * (w + 1.0)
+        q = np.array([[x - overlap / 2, 0], [x + w + overlap / 2, 0], [x + w + overlap / 2, h], [x - overlap / 2, h]])
+        q = q + rng.normal(0, noise, q.shape)
+        pts = 100 + q[:, :1] * right + q[:, 1:] * down
+        out.append(TileRead((0, 0, 1, 1), parse_tile("y4"), 0.99, row=0,
+                            quad=tuple((float(a), float(b)) for a, b in pts)))
+    return out, right, down
+
+
+def line_residual(reads, corners, right, down) -> float:
+    pts = np.array([r.quad[c] for r in reads for c in corners])
+    u, v = pts @ right, pts @ down
+    a, b = theil_sen(u, v)
+    return float(np.abs(v - a - b * u).max())
+
+
+def test_a_row_is_fitted_as_one() -> None:
+    rng = np.random.default_rng(5)
+    reads, right, down = row_reads(rng, noise=1.0, overlap=6.0)
+    fitted = fit_rows(reads)
+    assert worst_overlap(reads) > 0.1 and worst_overlap(fitted) <= 0.1
+    for corners in ((0, 1), (3, 2)):                     # tops, bottoms: one line each
+        assert line_residual(reads, corners, right, down) > 1.0
+        assert line_residual(fitted, corners, right, down) < 0.5
+    widths = [np.hypot(*np.subtract(r.quad[1], r.quad[0])) for r in fitted]
+    assert max(widths) / min(widths) < 1.25
+    assert fit_rows(reads, GeometryConfig(fit=False)) == reads
+
+
+def test_a_tile_standing_proud_keeps_its_own_top_and_a_lone_tile_is_left_alone() -> None:
+    rng = np.random.default_rng(6)
+    reads, _, _ = row_reads(rng, angle=0.0, noise=0.5)
+    proud = [(x, y - 15.0) for x, y in reads[3].quad[:2]] + list(reads[3].quad[2:])
+    reads[3] = TileRead(reads[3].box, reads[3].tile, 0.99, row=0, quad=tuple(proud))
+    lone = TileRead((0, 0, 1, 1), parse_tile("r3"), 0.99, row=APART, quad=((0, 300), (20, 301), (20, 330), (0, 330)))
+    fitted = fit_rows([*reads, lone])
+    assert fitted[-1] is lone
+    assert abs(fitted[3].quad[0][1] - proud[0][1]) < 0.1 and abs(fitted[3].quad[1][1] - proud[1][1]) < 0.1
+    assert abs(fitted[2].quad[0][1] - 100.0) < 1.5
+
+
+def test_the_real_okey_photo_has_one_geometry_per_row() -> None:
+    pytest.importorskip("onnxruntime")
+    from okey_vision.eval.views import okey_photo, okey_photo_path, score_view, views
+    from okey_vision.vision.reader import RackReader
+
+    if not okey_photo_path().exists():
+        pytest.skip(f"{okey_photo_path()} not here")
+    view = views(okey_photo(), (), ("as-is",))[0]
+    fitted = RackReader(calibration=False)
+    own = RackReader(calibration=False, config=fitted.config.with_settings(["geometry.fit=False"]))
+    a, b = own.read(view.image), fitted.read(view.image)
+    assert worst_overlap(a) > 0.1 and worst_overlap(b) <= 0.1
+    ia, ib = score_view(view, a).ious, score_view(view, b).ious
+    assert len(ib) == 7 and np.median(ib) > np.median(ia) and min(ib) > min(ia)
