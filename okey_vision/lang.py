@@ -66,6 +66,7 @@ UNITS: dict[str, tuple[str, str]] = {
     "frame": ("frame|frames", "kare"),
     "read": ("read|reads", "okuma"),
     "player": ("player|players", "oyuncu"),
+    "replica": ("replica|replicas", "kopya"),
 }
 
 

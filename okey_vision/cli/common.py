@@ -11,7 +11,7 @@ from okey_vision.lang import Lang
 
 #: The optional extra each subcommand's packages come from.
 EXTRAS: dict[str, str] = {"synth": "synth", "read": "vision", "check": "vision", "calibrate": "vision",
-                          "train": "train"}
+                          "train": "train", "serve": "serve"}
 #: An error line is cut to this many characters (a bad input is quoted in it).
 MAX_ERROR = 400
 

@@ -18,12 +18,19 @@ def connect(address: str | None = None, num_cpus: int | None = None) -> bool:
 
     if ray.is_initialized():
         return False
-    quiet = {"include_dashboard": False, "logging_level": logging.WARNING, "log_to_driver": False}
     if address:
-        ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
+        try:
+            ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
+        except (ConnectionError, RuntimeError, ValueError) as exc:  # nobody there, or not a Ray address
+            from okey_vision.errors import clip
+            from okey_vision.vision.wire import ServiceError
+
+            raise ServiceError.of("no_cluster", address=clip(address), why=clip(" ".join(str(exc).split()), 120)) \
+                from None
         return False
     # A one-machine Ray: its workers are started from this process's environment (its Python, its import path).
-    ray.init(address="local", num_cpus=num_cpus, **quiet)
+    ray.init(address="local", num_cpus=num_cpus, include_dashboard=False, logging_level=logging.WARNING,
+             log_to_driver=False)
     return True
 
 
@@ -31,7 +38,7 @@ def cluster_cpus() -> int:
     """The cluster's cores (Ray's count of CPU resources), at least 1."""
     import ray
 
-    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call, unused-ignore]  # typed in strict mode only
 
 
 def shutdown() -> None:

@@ -56,7 +56,7 @@ class ReaderDeployment:
 
         self.reader = RackReader(models).load()
         self.limit = limit
-        self.read_batch.set_max_batch_size(max_batch)
+        self.read_batch.set_max_batch_size(max_batch)  # type: ignore[attr-defined]  # serve.batch's own method
         self.pid = os.getpid()
 
     async def __call__(self, request: Request) -> Response:

@@ -192,13 +192,17 @@ def _reason(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
 
 
-def open_reader(server: str | None = None, lang: Lang | str = Lang.EN) -> Any:
+def open_reader(server: str | None = None, lang: Lang | str = Lang.EN,
+                local: Callable[[], Any] | None = None) -> Any:
     """The reader to use: a :class:`RemoteReader` of ``server`` (default
-    ``$OKEY_VISION_SERVER``) when one is named, else the in-process
-    :func:`~okey_vision.vision.reader.default_reader`."""
+    ``$OKEY_VISION_SERVER``) when one is named, else the in-process reader
+    ``local()`` (default :func:`~okey_vision.vision.reader.default_reader`),
+    which is also the remote one's fallback."""
     url = (server if server is not None else os.environ.get(SERVER_ENV, "")).strip()
     if url:
-        return RemoteReader(url, lang=lang)
+        return RemoteReader(url, lang=lang, local=local)
+    if local is not None:
+        return local()
     from okey_vision.vision.reader import default_reader
 
     return default_reader()

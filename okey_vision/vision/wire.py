@@ -56,6 +56,13 @@ SENTENCES: dict[str, tuple[str, str]] = {
                 "{url} adresindeki okuyucu servisi fotoğrafı reddetti: {why}."),
     "failed": ("The reader service failed on this photo ({why}).",
                "Okuyucu servisi bu fotoğrafta hata verdi ({why})."),
+    "no_cluster": ("No Ray cluster can be joined at {address} ({why}).",
+                   "{address} adresinde katılınacak bir Ray kümesi yok ({why})."),
+    "serving": ("The reader is served at {url} by {replicas}; point the apps at it with OKEY_VISION_SERVER={url}. "
+                "Ctrl-C stops it.",
+                "Okuyucu {url} adresinde {replicas} ile sunuluyor; uygulamaları OKEY_VISION_SERVER={url} ile ona "
+                "yönlendir. Ctrl-C durdurur."),
+    "stopped": ("The reader service stopped.", "Okuyucu servisi durdu."),
 }
 
 
@@ -74,7 +81,7 @@ class ServiceError(OkeyError):
     @classmethod
     def of(cls, key: str, **fields: object) -> ServiceError:
         """The error ``key`` with its English sentence (its Turkish one by the key)."""
-        return cls(say(key, **fields).rstrip("."), f"service.{key}", **fields)
+        return cls(say(key, Lang.EN, **fields).rstrip("."), f"service.{key}", **fields)
 
 
 class RequestTooLarge(ServiceError):
@@ -100,10 +107,11 @@ def check_size(size: int, limit: int = MAX_REQUEST_BYTES) -> None:
     """:class:`RequestTooLarge` for a ``size``-byte request over ``limit``.
 
     >>> check_size(10, 100)
-    >>> check_size(3 * 2**20, 2**20)
-    Traceback (most recent call last):
-    ...
-    okey_vision.vision.wire.RequestTooLarge: The photo's request is 3.0 MB, over the reader service's limit of 1.0 MB: send a smaller photo
+    >>> try:
+    ...     check_size(3 * 2**20, 2**20)
+    ... except RequestTooLarge as exc:
+    ...     print(exc)
+    The photo's request is 3.0 MB, over the reader service's limit of 1.0 MB: send a smaller photo
     """
     if size > limit:
         raise RequestTooLarge.sized(size, limit)
