@@ -18,6 +18,8 @@ checked.
 
 from __future__ import annotations
 
+import itertools
+import uuid
 from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -99,7 +101,8 @@ def check_on_ray(jobs: Sequence[Job], workers: int, scheme: str = COUNTDOWN, fig
     if not jobs:
         return
     count = max(1, min(workers, len(jobs)))
-    pool = [PhotoWorker.remote() for _ in range(count)]  # type: ignore[attr-defined]
+    names = (f"okey-check-{uuid.uuid4().hex[:8]}-{n}" for n in itertools.count())  # named: to be watched
+    pool = [_start(next(names)) for _ in range(count)]
     done: dict[int, Checked] = {}
     waiting: deque[tuple[int, int]] = deque((i, 0) for i in range(len(jobs)))  # (index, tries so far)
     sent: dict[Any, _Sent] = {}
@@ -121,7 +124,7 @@ def check_on_ray(jobs: Sequence[Job], workers: int, scheme: str = COUNTDOWN, fig
                 done[at.index] = ray.get(ref)
             except ray.exceptions.RayActorError as exc:  # the worker died: a new one, this photo once more
                 if pool[at.slot] is at.worker:  # its first lost photo: the slot gets a new worker
-                    pool[at.slot] = PhotoWorker.remote()  # type: ignore[attr-defined]
+                    pool[at.slot] = _start(next(names))
                 if at.tries + 1 < TRIES:
                     waiting.appendleft((at.index, at.tries + 1))
                 else:
@@ -131,6 +134,11 @@ def check_on_ray(jobs: Sequence[Job], workers: int, scheme: str = COUNTDOWN, fig
     finally:
         for actor in pool:
             ray.kill(actor)
+
+
+def _start(name: str) -> Any:
+    """A new worker, named ``name`` (its reader loads while the first photos travel to it)."""
+    return PhotoWorker.options(name=name).remote()  # type: ignore[attr-defined]
 
 
 def _send(jobs: Sequence[Job], pool: list[Any], waiting: deque[tuple[int, int]], sent: dict[Any, _Sent],

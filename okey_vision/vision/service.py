@@ -166,7 +166,7 @@ class RemoteReader:
                 return
             self.gone = _reason(exc)
         line = wire.say("gone", self.lang, url=self.url, why=self.gone)
-        log.warning("%s", line)
+        log.info("%s", line)  # said once, by say (a warning here would print it twice where no logging is set)
         self._say(line)
 
     def _local_reader(self) -> Any:
