@@ -18,6 +18,7 @@ one line and reads in this process from then on. A photo the service refuses
 from __future__ import annotations
 
 import http.client
+import json
 import logging
 import os
 import socket
@@ -100,6 +101,7 @@ class RemoteReader:
         self.retries = 0
         #: Why the service was given up ('' while it is used).
         self.gone = ""
+        self._asked = False  # whether the service was asked what it takes (load)
 
     @property
     def backend(self) -> str:
@@ -107,15 +109,19 @@ class RemoteReader:
         return "in-process (the service is gone)" if self.gone else f"service {self.url}"
 
     def load(self) -> RemoteReader:
-        """Ask the service whether it is there (falling back now when it is not)."""
+        """Ask the service whether it is there and what it takes (its size
+        limit becomes this reader's when smaller: a photo over it is refused
+        here, before it is sent); fall back now when it is not there."""
         if not self.gone:
             try:
                 with urllib.request.urlopen(self.url + "/", timeout=min(self.timeout, 10.0)) as answer:
-                    answer.read()
-            except urllib.error.HTTPError:
-                pass  # it answered: it is there
+                    about = json.loads(answer.read())
+                self.limit = min(self.limit, int(about.get("limit", self.limit)))
+            except (urllib.error.HTTPError, ValueError, AttributeError, TypeError):
+                pass  # it answered, saying nothing of a limit: the service refuses what it cannot take
             except (OSError, http.client.HTTPException) as exc:
                 self._fall_back(exc)
+        self._asked = True
         return self
 
     def read(self, image: np.ndarray, *, bgr: bool = True, indicator: Tile | str | None = None,
@@ -124,6 +130,10 @@ class RemoteReader:
         from okey_vision.vision.io import as_bgr
 
         ind = parse_tile(indicator) if indicator is not None else None
+        if not self.gone:
+            wire.check_size(wire.request_size(image), self.limit)  # over this reader's limit: refused, unsent
+        if not self._asked:
+            self.load()
         if self.gone:
             return list(self._local_reader().read(image, bgr=bgr, indicator=ind, consistent=consistent))
         body = wire.encode_request(wire.ReadRequest(as_bgr(image, bgr), ind, consistent), self.limit)
