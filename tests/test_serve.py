@@ -68,7 +68,8 @@ def test_the_wire_carries_pixels_and_every_field_of_the_reads():
 @pytest.mark.parametrize("body, needle", [
     (b"GET / HTTP/1.1", "does not start with OKV1"),
     (wire.MAGIC + b"\x00\x00\x00\x05{bad}", "its header"),
-    (wire.MAGIC + b"\x00\x00\x00\x2a" + b'{"shape": [2, 2, 3], "indicator": null}    ' + b"\x00" * 5, "bytes of pixels for a shape \\(2, 2, 3\\)"),
+    (wire.MAGIC + b"\x00\x00\x00\x2a" + b'{"shape": [2, 2, 3], "indicator": null}    ' + b"\x00" * 5,
+     r"bytes of pixels for a shape \(2, 2, 3\)"),
     (wire.MAGIC + b"\x00\x00\x00\x1f" + b'{"shape": [1, 1, 3], "indicator": "x9"}', "its header"),
 ])
 def test_a_malformed_request_is_one_sentence(body, needle):
@@ -204,7 +205,7 @@ def test_a_request_over_the_services_limit_is_refused_in_one_sentence(service):
     np = pytest.importorskip("numpy")
     big = np.zeros((2400, 2400, 3), np.uint8)  # 16.5 MiB: over the service's limit, which the reader learns
     reader = RemoteReader(service, limit=4 * LIMIT, say=lambda line: pytest.fail(line))
-    with pytest.raises(wire.RequestTooLarge, match="The photo's request is 16.5 MB, over .* limit of 16.0 MB"):
+    with pytest.raises(wire.RequestTooLarge, match=r"The photo's request is 16\.5 MB, over .* limit of 16\.0 MB"):
         reader.read(big)
     assert not reader.gone and reader.limit == LIMIT
 
