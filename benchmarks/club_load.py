@@ -7,7 +7,9 @@ change the app reads the new rack's camera frame (rendered racks of 15
 tiles, 960 x 720, camera noise) and works out the advice on the hand read
 (:func:`okey_vision.coach.advise`): the time from the change until the
 advice is ready is the latency. A player whose previous read is still
-running reads its next change late (the latency counts from the change).
+running reads its next change late (the latency counts from the change);
+changes that come while one read runs are one (the app reads the newest
+frame: the others are counted as superseded).
 The live view's change test and frames are left out (``live_speed.py``
 measures those): this is the reader under many tables.
 
@@ -109,6 +111,7 @@ def app(table: int, url: str | None, frames: list[tuple[Path, str]], every: floa
     go.wait()
     t0 = start.value
     rows: list[tuple[float, float, bool]] = []  # (change, advice ready, advice made)
+    skipped: list[int] = []  # changes a later change replaced before they were read
     lock = threading.Lock()
 
     def player(k: int) -> None:
@@ -124,16 +127,21 @@ def app(table: int, url: str | None, frames: list[tuple[Path, str]], every: floa
                 made = True
             except OkeyError:  # a misread hand (three of a tile, 14 tiles): no advice, still a read
                 made = False
+            done = time.monotonic()
             with lock:
-                rows.append((due, time.monotonic(), made))
+                rows.append((due, done, made))
             n += 1
+            # Changes that came while reading are one: the app reads the newest frame (the latency counts from it).
+            while t0 + phase + (n + 1) * every <= done:
+                n += 1
+                skipped.append(k)
 
     threads = [threading.Thread(target=player, args=(k,)) for k in range(PLAYERS)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    results.put((table, rows, getattr(reader, "retries", 0), getattr(reader, "gone", "")))
+    results.put((table, rows, getattr(reader, "retries", 0), getattr(reader, "gone", ""), len(skipped)))
 
 
 # ------------------------------------------------------------------ this process's tree ---
@@ -241,14 +249,15 @@ def run_tables(n: int, url: str | None, frames, args, kill=None) -> dict:
         got = [results.get(timeout=600) for _ in procs]
     for p in procs:
         p.join(60)
-    rows = [r for _, rs, _, _ in got for r in rs]
+    rows = [r for _, rs, _, _, _ in got for r in rs]
     end = t0 + args.seconds
     lat = [done - due for due, done, _ in rows]
     return {"tables": n, "changes": len(rows), "p50": statistics.median(lat) if lat else float("nan"),
             "p95": percentile(lat, 95), "max": max(lat, default=float("nan")),
             "reads_s": sum(done <= end for _, done, _ in rows) / args.seconds,
             "advised": sum(made for _, _, made in rows), "cores": cpu / args.seconds, "mb": peak,
-            "retries": sum(r for _, _, r, _ in got), "fell_back": sum(bool(g) for _, _, _, g in got)}
+            "retries": sum(g[2] for g in got), "fell_back": sum(bool(g[3]) for g in got),
+            "superseded": sum(g[4] for g in got)}
 
 
 def tables_part(args) -> None:
@@ -308,7 +317,7 @@ def kill_one_replica() -> None:
 def fmt(r: dict) -> str:
     return (f"{r['changes']} changes, p50 {r['p50']:.2f} s, p95 {r['p95']:.2f} s, max {r['max']:.2f} s, "
             f"{r['reads_s']:.2f} reads/s, {r['advised']} advised, {r['cores']:.2f} cores, {r['mb']:.0f} MB, "
-            f"{r['retries']} retries, {r['fell_back']} fell back")
+            f"{r['superseded']} changes superseded before read, {r['retries']} retries, {r['fell_back']} fell back")
 
 
 # ------------------------------------------------------------------ the check ---
