@@ -105,7 +105,7 @@ def app(table: int, url: str | None, frames: list[tuple[Path, str]], every: floa
     else:
         from okey_vision.vision.service import RemoteReader
 
-        reader = RemoteReader(url).load()
+        reader = RemoteReader(url, timeout=600).load()  # the queue's wait is measured, not cut at the app's 60 s
     shots = [(np.load(p), ind) for p, ind in frames]
     ready.put(table)
     go.wait()

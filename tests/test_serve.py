@@ -117,6 +117,19 @@ def test_a_gone_server_falls_back_in_process_with_one_line():
     assert reader.backend.startswith("in-process")
 
 
+def test_a_service_too_busy_to_answer_is_one_sentence_never_a_fallback():
+    image = sample_image()
+    with socket.socket() as busy:  # takes the connections, answers none
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(8)
+        lines: list[str] = []
+        reader = RemoteReader(f"127.0.0.1:{busy.getsockname()[1]}", timeout=0.5, say=lines.append,
+                              local=lambda: pytest.fail("read in-process"))
+        with pytest.raises(wire.ServiceError, match=r"did not answer within 0\.5 s: it is busy; try again$"):
+            reader.read(image)
+    assert not lines and not reader.gone and reader.retries == 0
+
+
 def test_the_read_command_falls_back_with_one_line_and_the_same_output():
     pytest.importorskip("cv2")
     env = dict(os.environ, PYTHONPATH=str(ROOT), OKEY_VISION_SERVER=f"http://127.0.0.1:{free_port()}")

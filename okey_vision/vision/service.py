@@ -12,7 +12,10 @@ Nothing is lost when the service goes: a request that gets no answer (the
 connection refused or cut, a replica that died while reading: the service
 answers 5xx) is sent once more; when that fails too, the reader says so in
 one line and reads in this process from then on. A photo the service refuses
-(over its size limit, malformed) is an error naming it, never a fallback.
+(over its size limit, malformed) is an error naming it, never a fallback;
+so is a read whose answer does not come within ``timeout`` (the service has
+the photo and is busy: sending it again, or reading it here in every app,
+would only add to the load that made it late).
 """
 
 from __future__ import annotations
@@ -120,7 +123,8 @@ class RemoteReader:
             except (urllib.error.HTTPError, ValueError, AttributeError, TypeError):
                 pass  # it answered, saying nothing of a limit: the service refuses what it cannot take
             except (OSError, http.client.HTTPException) as exc:
-                self._fall_back(exc)
+                if not _timed_out(exc):  # a service too busy to answer is still there
+                    self._fall_back(exc)
         self._asked = True
         return self
 
@@ -167,6 +171,8 @@ class RemoteReader:
                 raise _NoAnswer(f"HTTP {exc.code}") from exc
             raise wire.error_from_json(said, self.url) from None
         except (OSError, http.client.HTTPException) as exc:  # refused, cut, timed out
+            if _timed_out(exc):  # it took the photo and is busy: sending it again (or here) only adds to the queue
+                raise wire.ServiceError.of("busy", url=self.url, seconds=f"{self.timeout:g}") from None
             raise _NoAnswer(_reason(exc)) from exc
 
     def _fall_back(self, exc: BaseException) -> None:
@@ -189,6 +195,13 @@ class RemoteReader:
 
                     self._local = default_reader()
             return self._local
+
+
+def _timed_out(exc: BaseException) -> bool:
+    """Whether a transport failure is a wait for the answer that ran out (the service took the request)."""
+    if isinstance(exc, urllib.error.URLError) and isinstance(exc.reason, BaseException):
+        return _timed_out(exc.reason)
+    return isinstance(exc, (socket.timeout, TimeoutError))
 
 
 def _reason(exc: BaseException) -> str:

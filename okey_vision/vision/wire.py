@@ -54,6 +54,8 @@ SENTENCES: dict[str, tuple[str, str]] = {
              "{url} adresindeki okuyucu servisine ulaşılamıyor ({why}); bundan sonra okuma bu işlemde yapılıyor."),
     "refused": ("The reader service at {url} refused the photo: {why}.",
                 "{url} adresindeki okuyucu servisi fotoğrafı reddetti: {why}."),
+    "busy": ("The reader service at {url} did not answer within {seconds} s: it is busy; try again.",
+             "{url} adresindeki okuyucu servisi {seconds} saniyede yanıt vermedi: meşgul; yeniden dene."),
     "failed": ("The reader service failed on this photo ({why}).",
                "Okuyucu servisi bu fotoğrafta hata verdi ({why})."),
     "no_cluster": ("No Ray cluster can be joined at {address} ({why}).",
