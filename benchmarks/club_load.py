@@ -112,6 +112,7 @@ def app(table: int, url: str | None, frames: list[tuple[Path, str]], every: floa
     t0 = start.value
     rows: list[tuple[float, float, bool]] = []  # (change, advice ready, advice made)
     skipped: list[int] = []  # changes a later change replaced before they were read
+    lost: list[str] = []  # reads that raised (none expected: a lost request is resent or read here)
     lock = threading.Lock()
 
     def player(k: int) -> None:
@@ -121,10 +122,13 @@ def app(table: int, url: str | None, frames: list[tuple[Path, str]], every: floa
         while (due := t0 + phase + n * every) < t0 + seconds:
             time.sleep(max(0.0, due - time.monotonic()))
             image, indicator = shots[(table * PLAYERS + k + n * 7) % len(shots)]
-            reads = reader.read(image)
             try:
-                advise(hand_from_reads(reads, indicator))
-                made = True
+                reads = reader.read(image)
+            except Exception as exc:  # noqa: BLE001 - a read lost is counted, the player goes on
+                lost.append(f"{type(exc).__name__}: {exc}")
+                reads = None
+            try:
+                made = reads is not None and bool(advise(hand_from_reads(reads, indicator)))
             except OkeyError:  # a misread hand (three of a tile, 14 tiles): no advice, still a read
                 made = False
             done = time.monotonic()
@@ -132,7 +136,7 @@ def app(table: int, url: str | None, frames: list[tuple[Path, str]], every: floa
                 rows.append((due, done, made))
             n += 1
             # Changes that came while reading are one: the app reads the newest frame (the latency counts from it).
-            while t0 + phase + (n + 1) * every <= done:
+            while t0 + phase + (n + 1) * every <= min(done, t0 + seconds):
                 n += 1
                 skipped.append(k)
 
@@ -141,7 +145,7 @@ def app(table: int, url: str | None, frames: list[tuple[Path, str]], every: floa
         t.start()
     for t in threads:
         t.join()
-    results.put((table, rows, getattr(reader, "retries", 0), getattr(reader, "gone", ""), len(skipped)))
+    results.put((table, rows, getattr(reader, "retries", 0), getattr(reader, "gone", ""), len(skipped), lost))
 
 
 # ------------------------------------------------------------------ this process's tree ---
@@ -257,7 +261,7 @@ def run_tables(n: int, url: str | None, frames, args, kill=None) -> dict:
             "reads_s": sum(done <= end for _, done, _ in rows) / args.seconds,
             "advised": sum(made for _, _, made in rows), "cores": cpu / args.seconds, "mb": peak,
             "retries": sum(g[2] for g in got), "fell_back": sum(bool(g[3]) for g in got),
-            "superseded": sum(g[4] for g in got)}
+            "superseded": sum(g[4] for g in got), "lost": [e for g in got for e in g[5]]}
 
 
 def tables_part(args) -> None:
@@ -300,8 +304,9 @@ def tables_part(args) -> None:
               f"{b['mb']:>6.0f} | {n * PLAYERS / args.every:.1f}")
     if args.kill_replica:
         b = served[max(args.tables)]
-        print(f"replica killed half way at N={max(args.tables)}: {b['changes']} changes, every one answered "
-              f"({b['retries']} sent again, {b['fell_back']} apps fell back in-process)")
+        print(f"replica killed half way at N={max(args.tables)}: {b['changes']} changes, "
+              f"{b['changes'] - len(b['lost'])} answered ({b['retries']} sent again, {b['fell_back']} apps fell "
+              f"back in-process){': ' + '; '.join(b['lost'][:3]) if b['lost'] else ''}")
 
 
 def kill_one_replica() -> None:
@@ -317,7 +322,8 @@ def kill_one_replica() -> None:
 def fmt(r: dict) -> str:
     return (f"{r['changes']} changes, p50 {r['p50']:.2f} s, p95 {r['p95']:.2f} s, max {r['max']:.2f} s, "
             f"{r['reads_s']:.2f} reads/s, {r['advised']} advised, {r['cores']:.2f} cores, {r['mb']:.0f} MB, "
-            f"{r['superseded']} changes superseded before read, {r['retries']} retries, {r['fell_back']} fell back")
+            f"{r['superseded']} changes superseded before read, {len(r['lost'])} reads lost, {r['retries']} retries, "
+            f"{r['fell_back']} fell back")
 
 
 # ------------------------------------------------------------------ the check ---
