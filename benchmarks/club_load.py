@@ -253,7 +253,7 @@ def run_tables(n: int, url: str | None, frames, args, kill=None) -> dict:
         got = [results.get(timeout=600) for _ in procs]
     for p in procs:
         p.join(60)
-    rows = [r for _, rs, _, _, _ in got for r in rs]
+    rows = [r for g in got for r in g[1]]
     end = t0 + args.seconds
     lat = [done - due for due, done, _ in rows]
     return {"tables": n, "changes": len(rows), "p50": statistics.median(lat) if lat else float("nan"),
