@@ -51,6 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Start the service and wait until Ctrl-C."""
+    import signal
     import threading
     from contextlib import suppress
 
@@ -77,8 +78,10 @@ def run(args: argparse.Namespace) -> int:
         replicas = args.replicas or cluster.cluster_cpus()
         url = deployment.start_service(replicas, args.host, args.port, int(args.limit_mb * 2**20), args.max_batch)
         print(say("serving", lang, url=url, replicas=count(replicas, "replica", lang)), flush=True)
+        stop = threading.Event()
+        signal.signal(signal.SIGTERM, lambda *_: stop.set())  # a service manager's stop: as Ctrl-C
         with suppress(KeyboardInterrupt):  # Ctrl-C: stop serving
-            threading.Event().wait()
+            stop.wait()
         deployment.stop_service()
         print(say("stopped", lang), flush=True)
     finally:
