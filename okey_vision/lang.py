@@ -66,6 +66,7 @@ UNITS: dict[str, tuple[str, str]] = {
     "frame": ("frame|frames", "kare"),
     "read": ("read|reads", "okuma"),
     "player": ("player|players", "oyuncu"),
+    "replica": ("replica|replicas", "kopya"),
 }
 
 #: The words of 101 Okey (yüzbir) as players say them, each with what it

@@ -170,6 +170,17 @@ def check(job: Job, read: Read, scheme: Scheme | str = COUNTDOWN, figure: Figure
         photo = load_photo(job.path) if job.path is not None else decode_image(job.data, job.name)
     except OkeyError as exc:
         return Checked(Verdict(job.name, scheme=scheme, failure=exc))
+    return check_photo(job, photo, read, scheme, figure, app, t0, game, options101)
+
+
+def check_photo(job: Job, photo: Photo, read: Read, scheme: Scheme | str = COUNTDOWN, figure: Figure | None = None,
+                app: bool = False, t0: float | None = None, game: Game = Game.OKEY,
+                options101: Options101 | None = None) -> Checked:
+    """A decoded photo of ``job``: read, judged (and drawn); :func:`check`
+    after the decoding (a Ray worker decodes the bytes it is sent, then
+    this). ``t0``: when its bytes were taken (default now)."""
+    t0 = time.perf_counter() if t0 is None else t0
+    scheme = check_scheme(scheme)
     try:
         reads = [r.scaled(1 / photo.scale) for r in read(photo.image, indicator=job.indicator)]
     except OkeyError as exc:
@@ -196,11 +207,11 @@ def check_all(jobs: Sequence[Job], read: Read | None = None, scheme: Scheme | st
     before it are done; photos are decoded, read and drawn in parallel
     (``workers`` threads, default :func:`workers_for`). ``read``: default
     the shipped reader, loaded first (missing weights stop here, before any
-    photo)."""
-    if read is None:
-        from okey_vision.vision.reader import default_reader
+    photo; the reader service's when ``$OKEY_VISION_SERVER`` names one)."""
+    if read is None:  # the reader service when $OKEY_VISION_SERVER names one, else this process's
+        from okey_vision.vision.service import open_reader
 
-        read = default_reader().load().read
+        read = open_reader().load().read
     if not jobs:
         return
     chosen = read
@@ -211,5 +222,5 @@ def check_all(jobs: Sequence[Job], read: Read | None = None, scheme: Scheme | st
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-__all__ = ["Checked", "Figure", "Job", "PHOTO_TYPES", "Read", "UsageError", "check", "check_all", "photos_in",
-           "sidecar_indicator", "sidecar_of", "workers_for"]
+__all__ = ["Checked", "Figure", "Job", "PHOTO_TYPES", "Read", "UsageError", "check", "check_all", "check_photo",
+           "photos_in", "sidecar_indicator", "sidecar_of", "workers_for"]

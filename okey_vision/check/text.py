@@ -54,6 +54,8 @@ SENTENCES: dict[str, tuple[str, str]] = {
                            "{name}: yanındaki {sidecar} dosyası okunamıyor ({why})."),
     "reader_failed": ("{name}: the reader failed on this photo ({why}).",
                       "{name}: okuyucu bu fotoğrafta hata verdi ({why})."),
+    "worker_failed": ("{name}: the worker checking this photo stopped, twice ({why}).",
+                      "{name}: bu fotoğrafı kontrol eden işçi iki kez durdu ({why})."),
     # the report and the page
     "label.title": ("Declared hands, checked", "Bitirilen eller, kontrol"),
     "label.page": ("Check hands", "Elleri kontrol et"),

@@ -1,8 +1,8 @@
 """The ``okey-vision`` command line: thin glue over the library calls.
 
 One module a subcommand (:data:`COMMANDS`): ``solve`` (arrange and declare a
-hand), ``advise``, ``read``, ``check``, ``calibrate``, ``synth`` and
-``train``; what they share (the error line, ``--lang``, the extras) is in
+hand), ``advise``, ``read``, ``check``, ``calibrate``, ``synth``,
+``train`` and ``serve``; what they share (the error line, ``--lang``, the extras) is in
 :mod:`okey_vision.cli.common`. Nothing else in the package imports this one.
 Every domain error prints one line naming the bad input and exits with 2.
 ``--lang`` is taken before the command word or after it (each subcommand's
@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Sequence
 from contextlib import suppress
 
-from okey_vision.cli import advise, calibrate, check, read, solve, synth, train
+from okey_vision.cli import advise, calibrate, check, read, serve, solve, synth, train
 from okey_vision.cli.common import add_lang, fail, missing_extra
 from okey_vision.errors import OkeyError
 from okey_vision.lang import Lang
@@ -34,6 +34,7 @@ COMMANDS = {
     "check": (check, "check declared hands: photos or folders in, a verdict each (and a report)"),
     "calibrate": (calibrate, "learn your own tile set from your corrections"),
     "train": (train, "train, export or mix the reader's models (the train extra)"),
+    "serve": (serve, "serve the reader to many tables on Ray Serve (the serve extra)"),
 }
 
 

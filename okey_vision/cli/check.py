@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 
 from okey_vision.cli.common import add_game, add_lang
 from okey_vision.lang import Lang
@@ -41,6 +41,8 @@ was not checked), 2 on bad usage.
   okey-vision check hands/                      # a folder, a progress bar
   okey-vision check a.jpg b.jpg -i r3 --json    # one JSON object a photo
   okey-vision check hands/ --html report.html   # the report, for any browser
+  okey-vision check hands/ --ray --json         # the same rows, the photos spread over a one-machine Ray
+  okey-vision check hands/ --ray auto           # ... over the Ray cluster this machine belongs to
 """
 
 #: Exit statuses: every hand can be declared; some cannot (or a photo was not checked).
@@ -58,6 +60,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--html", metavar="REPORT.html", help="also write the report (one HTML file, no server)")
     parser.add_argument("--json", action="store_true", help="print one JSON object a photo (JSON Lines)")
     add_game(parser)
+    parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                        help="spread the photos over a Ray cluster's workers (the serve extra): ADDRESS joins a "
+                             "running cluster ('auto', ray://HOST:10001); none starts a one-machine Ray here")
+    parser.add_argument("--workers", type=int, metavar="N",
+                        help="with --ray: the workers, one core each (default: the cluster's cores)")
     add_lang(parser, "the verdicts and the report")
 
 
@@ -71,6 +78,10 @@ def run(args: argparse.Namespace) -> int:
 
     for module in ("numpy", "cv2"):
         require(module, "vision", "checking photos")
+    if args.ray is not None:
+        require("ray", "serve", "checking on Ray (--ray)")
+        if args.workers is not None and args.workers < 1:
+            raise CliError(f"--workers {args.workers}: at least one worker")
     from okey_vision.check.photos import Job, UsageError, photos_in
     from okey_vision.errors import printable
     from okey_vision.files import Pending
@@ -120,15 +131,35 @@ def check_rows(jobs: list, args: argparse.Namespace, drawn: bool) -> list:
     from okey_vision.tiles import Game
 
     game = Game.parse(getattr(args, "game", "okey"))
-    for c in check_all(jobs, scheme=args.scheme, figure=figure, game=game,
-                       options101=options101(args) if game is Game.ONE_OH_ONE else None):
-        checked.append(c)
-        say(row_json(c.verdict, lang) if args.json else row_lines(c.verdict, lang), bar)
+    rules101 = options101(args) if game is Game.ONE_OH_ONE else None
+    with ExitStack() as done:
+        if getattr(args, "ray", None) is not None:  # the same checks, on a Ray cluster's workers
+            rows = done.enter_context(on_ray(jobs, args, figure, game, rules101))
+        else:
+            rows = check_all(jobs, scheme=args.scheme, figure=figure, game=game, options101=rules101)
+        for c in rows:
+            checked.append(c)
+            say(row_json(c.verdict, lang) if args.json else row_lines(c.verdict, lang), bar)
     if bar is not None:
         bar.close()
     if not args.json:
         say(summary_line([c.verdict for c in checked], lang), None)
     return checked
+
+
+@contextmanager
+def on_ray(jobs: list, args: argparse.Namespace, figure, game, rules101):
+    """The checked photos from a Ray cluster's workers (``--ray``): a one-machine Ray started here for
+    the check when no address is given, stopped after it."""
+    from okey_vision.serve import cluster, spread
+
+    started = cluster.connect(args.ray or None)
+    try:
+        workers = args.workers or cluster.cluster_cpus()
+        yield spread.check_on_ray(jobs, workers, scheme=args.scheme, figure=figure, game=game, options101=rules101)
+    finally:
+        if started:
+            cluster.shutdown()
 
 
 def progress(total: int, folders: bool):

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 #: The optional extra each subcommand's packages come from.
 EXTRAS: dict[str, str] = {"synth": "synth", "read": "vision", "check": "vision", "calibrate": "vision",
-                          "train": "train"}
+                          "train": "train", "serve": "serve"}
 #: An error line is cut to this many characters (a bad input is quoted in it).
 MAX_ERROR = 400
 

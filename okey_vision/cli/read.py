@@ -46,16 +46,17 @@ def run(args: argparse.Namespace) -> int:
     for module in ("numpy", "cv2"):
         require(module, "vision", "reading a photo")
     from okey_vision.vision.io import load_photo
-    from okey_vision.vision.reader import RackReader, default_reader
+    from okey_vision.vision.reader import RackReader
     from okey_vision.vision.reads import APART, hand_from_reads, pick_indicator
+    from okey_vision.vision.service import open_reader
 
     lang = Lang.of(getattr(args, "lang", "en"))
     indicator = parse_tile(args.indicator) if args.indicator else None
     photo = load_photo(args.photo)
     if args.models or args.backend:
         reader = RackReader(args.models, prefer_onnx=None if args.backend is None else args.backend == "onnx")
-    else:
-        reader = default_reader()
+    else:  # the reader service when $OKEY_VISION_SERVER names one, else this process's
+        reader = open_reader(lang=lang)
     reads = reader.read_photo(photo, indicator=indicator)
     hand = [r.tile.name for r in reads if args.include_apart or r.row != APART]
     out: dict = {"photo": printable(str(args.photo)), "width": photo.width, "height": photo.height,

@@ -66,8 +66,9 @@ def load_reader(spec: str) -> tuple[Reader | None, str]:
             module, _, name = spec.partition(":")
             return getattr(importlib.import_module(module), name)(), ""
         from okey_vision.vision.reader import RackReader
+        from okey_vision.vision.service import open_reader
 
-        reader = RackReader().load()
+        reader = open_reader(local=RackReader).load()  # the reader service when $OKEY_VISION_SERVER names one
         log.info("reader loaded (%s) in %.2f s", reader.backend, time.perf_counter() - t0)
         return reader.read, ""
     except Exception as exc:  # noqa: BLE001 - any failure: the app works without a reader
