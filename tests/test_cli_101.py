@@ -78,3 +78,9 @@ def test_bad_101_input_is_one_line(capsys, args, needle) -> None:  # type: ignor
 def test_101_options_without_the_game_say_so(capsys, args) -> None:  # type: ignore[no-untyped-def]
     code, out, err = run_cli(capsys, *args)
     assert code == 2 and out == "" and "--game 101" in err
+
+
+def test_a_bad_table_meld_is_said_in_turkish(capsys) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = run_cli(capsys, "advise", "--game", "101", "-i", "k5", "--lang", "tr",
+                             "--table", "r5 r7 r9", "r1")
+    assert code == 2 and out == "" and "hata: Kırmızı 5 kırmızı 7 kırmızı 9: ne seri, ne de grup." in err
