@@ -4,8 +4,8 @@ shown as the report's cards (:mod:`okey_vision.report.html`), and the report
 offered for download. Opened by its switch in the sidebar (the players'
 phone page keeps its room), or ``?page=check``. It follows the game switch:
 in 101 each rack is judged by its best opening, as ``okey-vision check
---game 101`` does, with the table's house rule on beating the highest
-opening."""
+--game 101`` does (the default house options: a photo's opening is judged
+on its own, not against a table's highest so far)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,6 @@ from okey_vision.lang import tile_word
 from okey_vision.report import html as report
 from okey_vision.report import render
 from okey_vision.tiles import Game, parse_tile
-from okey_vision.yuzbir.rules import Options101
 
 #: The CSS of the verdict in large type, as the report draws it.
 PAGE_CSS = ("<style>.okc-verdict{font:800 30px/1.15 system-ui,sans-serif;margin:2px 0}"
@@ -53,7 +52,7 @@ def check_page(app: AppState) -> None:
     if not files:
         return
     uploads = [(f.name, f.getvalue()) for f in files]
-    key = signature(uploads, fallback, app.scheme, app.lang, rules(app))
+    key = signature(uploads, fallback, app.scheme, app.lang, app.game.value)
     if app.checks is None or app.checks.key != key:
         read, msg = reader()
         if read is None:
@@ -64,20 +63,10 @@ def check_page(app: AppState) -> None:
     show_checks(app, list(app.checks.checked))
 
 
-def rules(app: AppState) -> str:
-    """The game the photos are judged in, and its house options: a check depends on them."""
-    return f"101|{options101(app)}" if app.game is Game.ONE_OH_ONE else app.game.value
-
-
-def options101(app: AppState) -> Options101:
-    """The 101 house options the page was given (the 101 page's switch)."""
-    return Options101(beat_highest=app.beat_highest)
-
-
 def signature(uploads: list[tuple[str, bytes]], fallback: str | None, scheme: str, lang: str = "en",
               game: str = "okey") -> str:
     """What a check depends on: the photos' names and bytes, the indicator chosen, the scheme, the
-    language (the photos' labels are drawn in it), the game and its options."""
+    language (the photos' labels are drawn in it), the game."""
     h = hashlib.sha1(f"{fallback}|{scheme}|{lang}|{game}".encode())
     for name, data in uploads:
         h.update(name.encode() + b"\0" + hashlib.sha1(data).digest())
@@ -91,8 +80,7 @@ def run_checks(uploads: list[tuple[str, bytes]], fallback: str | None, app: AppS
     bar = st.progress(0.0, text=words.checking(len(jobs), app.lang))
     done: list[Checked] = []
     game = app.game
-    for c in check_all(jobs, read, app.scheme, partial(report.figure, lang=app.lang), app=True, game=game,
-                       options101=options101(app) if game is Game.ONE_OH_ONE else None):
+    for c in check_all(jobs, read, app.scheme, partial(report.figure, lang=app.lang), app=True, game=game):
         done.append(c)
         bar.progress(len(done) / len(jobs), text=words.checking(len(jobs), app.lang))
     bar.empty()
