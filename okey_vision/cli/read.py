@@ -59,6 +59,9 @@ def run(args: argparse.Namespace) -> int:
     from okey_vision.vision.reads import APART, hand_from_reads, pick_indicator
 
     lang = Lang.of(getattr(args, "lang", "en"))
+    game = Game.parse(args.game)
+    if game is not Game.ONE_OH_ONE and (args.beat_highest or args.highest or args.no_ace_after_13):
+        raise CliError("--highest, --beat-highest and --no-ace-after-13 are 101's: add --game 101")
     indicator = parse_tile(args.indicator) if args.indicator else None
     photo = load_photo(args.photo)
     if args.models or args.backend:
@@ -93,31 +96,13 @@ def run(args: argparse.Namespace) -> int:
     # The hand as the app and the advise command build it, once: Hand.of, through the reads.
     # Only for --solve/--advise: a photo with more tiles than a hand can hold still prints its reads.
     held = None
-    game = Game.parse(args.game)
-    if game is not Game.ONE_OH_ONE and (args.beat_highest or args.highest or args.no_ace_after_13):
-        raise CliError("--highest, --beat-highest and --no-ace-after-13 are 101's: add --game 101")
     if (args.solve or args.advise) and indicator is not None:
         held = hand_from_reads(reads, indicator, include_apart=args.include_apart, game=game)
     if game is Game.ONE_OH_ONE and held is not None:
         out["game"] = game.value
         extra_text = read101(held, out, args, lang)
-    elif args.solve:
-        from okey_vision.cli.solve import solve_result
-
-        assert held is not None  # tiles were read and an indicator found (checked above)
-        out["solve"] = solve_result(held)
-        if not args.json:
-            from okey_vision.cli.solve import format_solve
-            from okey_vision.solver import arrange, declare
-
-            extra_text = format_solve(arrange(held), declare(held), lang)
-    elif args.advise:
-        from okey_vision.coach import advise, text
-
-        assert held is not None  # --advise needs --indicator (checked above)
-        advice = advise(held)
-        out["advice"] = text.advice_dict(advice, lang)
-        extra_text = "\n".join(text.advice_lines(advice, lang))  # as the advise command prints it
+    elif held is not None:
+        extra_text = read_classic(held, out, args, lang)
     if args.json:
         print(json.dumps(out, default=str))
         return 0
@@ -127,6 +112,27 @@ def run(args: argparse.Namespace) -> int:
     if extra_text:
         print(extra_text)
     return 0
+
+
+def read_classic(held: Hand, out: dict, args: argparse.Namespace, lang: Lang) -> str | None:
+    """The classic solve (``--solve``) or advice (``--advise``) of the rack
+    read, added to ``out`` as ``solve --json`` and ``advise --json`` print
+    them; their lines (None for ``--solve --json``: nothing more to print)."""
+    if args.solve:
+        from okey_vision.cli.solve import solve_result
+
+        out["solve"] = solve_result(held)
+        if args.json:
+            return None
+        from okey_vision.cli.solve import format_solve
+        from okey_vision.solver import arrange, declare
+
+        return format_solve(arrange(held), declare(held), lang)
+    from okey_vision.coach import advise, text
+
+    advice = advise(held)
+    out["advice"] = text.advice_dict(advice, lang)
+    return "\n".join(text.advice_lines(advice, lang))  # as the advise command prints it
 
 
 def read101(held: Hand, out: dict, args: argparse.Namespace, lang: Lang) -> str:
