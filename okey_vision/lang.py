@@ -177,6 +177,7 @@ ERRORS_TR: dict[str, str] = {
     "fj_indicator": "sahte okey gösterge olamaz",
     "hand_too_big": "bir elde en çok {most} taş olur, burada {n} taş var",
     "not_a_meld": "{tiles}: ne seri, ne grup, ne de çift",
+    "not_a_run_or_set": "{tiles}: ne seri, ne de grup",
     "finisher_opened": "{who} bitti, demek ki açmıştı: perlerle mi, çiftle mi?",
 }
 

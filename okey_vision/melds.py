@@ -224,11 +224,41 @@ def make_meld(tiles: Sequence[Tile | str], indicator: Tile | str, kind: str | No
 MELD_SEPARATORS = re.compile(r"[,;|\n]+")
 
 
+def parse_meld(text: str, indicator: Tile | str, pairs: bool = True) -> Meld | None:
+    """One meld typed by name ("r5 r6 r7", Turkish names too): a run or a
+    set, or with ``pairs`` two tiles as a pair; None for a blank text. Tiles
+    that form no meld raise :class:`InvalidMeldError` quoting them, in English
+    and (by its key) in Turkish. The one rule behind :func:`parse_melds` and
+    the 101 table's :func:`okey_vision.yuzbir.table.table_melds`.
+
+    >>> parse_meld("y9 b9 k2", "k1").describe(), parse_meld("  ", "k1")
+    ('y9 b9 k2(=r9)', None)
+    >>> parse_meld("b9 b9", "k1", pairs=False)
+    Traceback (most recent call last):
+    ...
+    okey_vision.errors.InvalidMeldError: 'b9 b9' is no valid run or set (indicator k1, okey k2)
+    """
+    indicator = parse_tile(indicator)
+    tiles = parse_hand(text)
+    if not tiles:
+        return None
+    if pairs and len(tiles) == 2:
+        meld = as_pair(tiles, indicator)
+    else:
+        meld = as_run(tiles, indicator) or as_set(tiles, indicator)
+    if meld is None:
+        what, key = ("run, set or pair", "not_a_meld") if pairs else ("run or set", "not_a_run_or_set")
+        raise InvalidMeldError(f"{format_hand(tiles)!r} is no valid {what} "
+                               f"(indicator {indicator.name}, okey {okey_of(indicator).name})",
+                               key, tiles=format_hand(tiles))
+    return meld
+
+
 def parse_melds(text: str, indicator: Tile | str) -> tuple[Meld, ...]:
     """The melds laid on a table, written as players type them: melds
     separated by commas (or ``;``, ``|``, new lines), tiles by spaces, Turkish
     names too; two tiles are a pair (laid by a pairs opener). A group that is
-    no meld raises :class:`InvalidMeldError` quoting it.
+    no meld raises :class:`InvalidMeldError` quoting it (:func:`parse_meld`).
 
     >>> [m.describe() for m in parse_melds("r3 r4 r5, k7 b7 y7; b9 b9", "y1")]
     ['r3 r4 r5', 'k7 b7 y7', 'b9 b9']
@@ -239,20 +269,8 @@ def parse_melds(text: str, indicator: Tile | str) -> tuple[Meld, ...]:
     ...
     okey_vision.errors.InvalidMeldError: 'k7 b8' is no valid run, set or pair (indicator y1, okey y2)
     """
-    indicator = parse_tile(indicator)
-    melds = []
-    for group in MELD_SEPARATORS.split(text):
-        tiles = parse_hand(group)
-        if not tiles:
-            continue
-        meld = as_pair(tiles, indicator) if len(tiles) == 2 else (
-            as_run(tiles, indicator) or as_set(tiles, indicator))
-        if meld is None:
-            raise InvalidMeldError(f"{format_hand(tiles)!r} is no valid run, set or pair "
-                                   f"(indicator {indicator.name}, okey {okey_of(indicator).name})",
-                                   "not_a_meld", tiles=format_hand(tiles))
-        melds.append(meld)
-    return tuple(melds)
+    melds = (parse_meld(group, indicator) for group in MELD_SEPARATORS.split(text))
+    return tuple(m for m in melds if m is not None)
 
 
 def format_melds(melds: Sequence[Meld]) -> str:

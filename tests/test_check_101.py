@@ -79,3 +79,74 @@ def test_the_report_shows_101_verdicts() -> None:
     page = report_html([Checked(judge(reads_of(OPENS, apart="k5"), "a.jpg", game=Game.ONE_OH_ONE)),
                         Checked(judge(reads_of(SHORT, apart="k5"), "b.jpg", game=Game.ONE_OH_ONE))], Lang.EN)
     assert "Open: 162 of 101." in page and "Not yet: 33 of 101." in page
+
+
+def test_the_summary_and_the_report_say_101_words() -> None:
+    from okey_vision.check.photos import Checked
+    from okey_vision.cli.check import summary_line
+    from okey_vision.report.html import report_html
+
+    verdicts = [judge(reads_of(OPENS, apart="k5"), "a.jpg", game=Game.ONE_OH_ONE),
+                judge(reads_of(SHORT, apart="k5"), "b.jpg", game=Game.ONE_OH_ONE)]
+    assert summary_line(verdicts, Lang.EN, Game.ONE_OH_ONE) == "2 photos: 1 open, 1 not yet, 0 not checked."
+    assert summary_line(verdicts, Lang.TR, Game.ONE_OH_ONE) == ("2 fotoğraf: 1 el açar, 1 el henüz açmaz, "
+                                                                "0 kontrol edilemedi.")
+    page = report_html([Checked(v) for v in verdicts], Lang.EN, game=Game.ONE_OH_ONE)
+    assert "1 open, 1 not yet" in page and "Opens: 1" in page and "Not yet: 1" in page
+    assert "can be declared" not in page and "scoring" not in page
+
+
+# ------------------------------------------------------------------ the app's page ---
+
+def page_words(at) -> str:  # type: ignore[no-untyped-def]
+    """What the page says: its texts and widgets' labels, without style sheets and HTML tags."""
+    import re
+
+    raw = " ".join([str(m.value) for m in at.markdown] + [str(c.value) for c in at.caption]
+                   + [str(e.value) for e in at.warning] + [str(e.value) for e in at.info])
+    raw += " ".join(str(getattr(w, a, "") or "") for kind in ("selectbox", "toggle", "radio", "button")
+                    for w in getattr(at, kind) for a in ("label", "placeholder", "help"))
+    raw += " ".join(str(getattr(u, "label", "")) for u in at.file_uploader)
+    return re.sub(r"<[^>]+>", " ", re.sub(r"<style>.*?</style>", " ", raw, flags=re.S))
+
+
+def test_the_app_check_page_follows_the_game_switch(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("streamlit")
+    from pathlib import Path
+
+    import app_fakes as fake
+    from browser.turkish import english_words, latin_tiles
+    from streamlit.testing.v1 import AppTest
+
+    from okey_vision.app.state import KEY
+    from okey_vision.eval import racks
+
+    monkeypatch.setenv("OKEY_VISION_APP_READER", "app_fakes:reader")
+    fake.set_reads(reads_of(OPENS, apart="k5"))
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[1] / "app.py"), default_timeout=120)
+    at.query_params["page"] = "check"
+    at.query_params["game"] = "101"
+    at.run()
+    assert not at.exception
+    assert "judged by its best opening" in page_words(at)
+    data = racks.jpeg(racks.render(racks.RACKS[0], 3).image)
+    uploader = next(u for u in at.file_uploader if u.key == "check_uploads")
+    uploader.set_value([("rack.jpg", data, "image/jpeg"), ("broken.jpg", b"\xff\xd8junk", "image/jpeg")]).run()
+    assert not at.exception
+    checked = at.session_state[KEY].checks.checked
+    assert [c.verdict.kind for c in checked] == ["yes", "error"]
+    assert checked[0].verdict.opening is not None and checked[0].verdict.opening.points == 162
+    body = page_words(at)
+    assert "2 photos: 1 open, 0 not yet, 1 not checked." in body and "Opens" in body
+    assert "Open: 162 of 101." in body
+    at.radio(key="lang_pick").set_value("tr").run()  # the Turkish page: the 101 words, no English, no Latin tile
+    assert not at.exception
+    body = page_words(at)
+    assert "2 fotoğraf: 1 el açar, 0 el henüz açmaz, 1 kontrol edilemedi." in body and "Açar" in body
+    assert "El aç: 101 puandan 162." in body and "101 ıstakalarının fotoğrafları" in body
+    assert not english_words(body) and not latin_tiles(body), (english_words(body), latin_tiles(body))
+    at.radio(key="game_pick").set_value("okey").run()  # back to classic Okey: judged again as a classic hand
+    assert not at.exception
+    checked = at.session_state[KEY].checks.checked
+    assert checked[0].verdict.opening is None and checked[0].verdict.kind == "error"  # 22 tiles is no Okey hand
+    assert "el biter" in page_words(at)

@@ -78,3 +78,70 @@ def test_bad_101_input_is_one_line(capsys, args, needle) -> None:  # type: ignor
 def test_101_options_without_the_game_say_so(capsys, args) -> None:  # type: ignore[no-untyped-def]
     code, out, err = run_cli(capsys, *args)
     assert code == 2 and out == "" and "--game 101" in err
+
+
+def test_a_bad_table_meld_is_said_in_turkish(capsys) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = run_cli(capsys, "advise", "--game", "101", "-i", "k5", "--lang", "tr",
+                             "--table", "r5 r7 r9", "r1")
+    assert code == 2 and out == "" and "hata: Kırmızı 5 kırmızı 7 kırmızı 9: ne seri, ne de grup." in err
+
+
+# ------------------------------------------------------------------ read a 101 rack photo ---
+
+def _models_here() -> bool:
+    from pathlib import Path
+
+    models = Path(__file__).resolve().parents[1] / "models"
+    return all((models / f"{m}.onnx").exists() for m in ("detector", "number", "color"))
+
+
+needs_reader = pytest.mark.skipif(not _models_here(), reason="reader weights not in models/")
+SAMPLE_101 = "okey_vision/data/sample_rack_101.jpg"
+
+
+@needs_reader
+def test_read_advise_101_gives_the_advice_of_the_rack_read(capsys) -> None:  # type: ignore[no-untyped-def]
+    from okey_vision.synth.sample import sample_truth
+    from okey_vision.yuzbir import advise101
+
+    truth = sample_truth("101")
+    code, out, _ = run_cli(capsys, "read", SAMPLE_101, "--advise", "--game", "101", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["game"] == "101" and data["indicator"] == truth["indicator"]
+    assert data["indicator_from"] == "photo" and data["hand"] == truth["hand"]  # all 22 tiles read right
+    # the advice is the one the true rack gets, as `advise --game 101` computes it
+    assert data["advice"] == advise101(" ".join(truth["hand"]), truth["indicator"]).to_dict()
+    code, out, _ = run_cli(capsys, "read", SAMPLE_101, "--advise", "--game", "101", "--lang", "tr")
+    assert code == 0 and "Şimdi 167 puanla el aç" in out and "Sarı 4 at." in out
+
+
+@needs_reader
+def test_read_solve_101_gives_the_opening(capsys) -> None:  # type: ignore[no-untyped-def]
+    from okey_vision.synth.sample import sample_truth
+
+    truth = sample_truth("101")
+    code, out, _ = run_cli(capsys, "read", SAMPLE_101, "--solve", "--game", "101", "--json")
+    data = json.loads(out)
+    code2, typed, _ = run_cli(capsys, "solve", "--game", "101", "-i", truth["indicator"], "--json", *truth["hand"])
+    assert code == code2 == 0 and data["solve"] == json.loads(typed) and data["solve"]["opening"]["points"] == 167
+
+
+@needs_reader
+@pytest.mark.parametrize(("lang", "needle"), [
+    ("en", "sample_rack.jpg: {n} tiles read on the rack, and a 101 rack holds 21 tiles, or 22 before its discard; "
+           "take the photo again with the whole rack in the frame."),
+    ("tr", "sample_rack.jpg: ıstakada {n} taş okundu, ama 101'de ıstakada 21 taş, atmadan önce 22 taş olur; "
+           "fotoğrafı bütün ıstaka görünecek şekilde yeniden çek."),
+])
+def test_read_advise_101_of_a_classic_rack_is_one_sentence(capsys, lang, needle) -> None:  # type: ignore[no-untyped-def]
+    from okey_vision.synth.sample import sample_truth
+
+    code, out, err = run_cli(capsys, "read", "okey_vision/data/sample_rack.jpg", "--advise", "--game", "101",
+                             "--lang", lang)
+    n = len(sample_truth()["hand"])  # the classic sample rack, read whole
+    assert code == 2 and out == "" and err.count("\n") == 1 and needle.format(n=n) in err, err
+
+
+def test_read_refuses_101_options_without_the_game(capsys) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = run_cli(capsys, "read", SAMPLE_101, "--advise", "--beat-highest")
+    assert code == 2 and out == "" and "--game 101" in err

@@ -64,3 +64,14 @@ def test_pairs(tiles, ok):
 
 def test_two_okeys_pair_only_when_the_option_allows():
     assert as_pair(parse_hand("k6 k6"), IND, okey_pair=False) is None
+
+
+def test_a_bad_typed_meld_is_one_sentence_in_each_language() -> None:
+    from okey_vision.errors import InvalidMeldError
+    from okey_vision.lang import Lang, error_message
+    from okey_vision.melds import parse_melds
+
+    with pytest.raises(InvalidMeldError) as caught:
+        parse_melds("r3 r4 r5 | k7 b8", "y1")
+    assert "'k7 b8' is no valid run, set or pair" in error_message(caught.value, Lang.EN)
+    assert error_message(caught.value, Lang.TR) == "Siyah 7 mavi 8: ne seri, ne grup, ne de çift"

@@ -60,3 +60,45 @@ def test_add_all_chains_and_keeps_one_tile() -> None:
 def test_a_bad_table_meld_names_it() -> None:
     with pytest.raises(InvalidMeldError, match="r5 r7 r9"):
         table_melds(["r5 r7 r9"], IND)
+
+
+# One meld rule behind both parsers: a list of strings (the 101 table's) and
+# one typed text (the app's table box) give the same melds, errors alike.
+SAME_MELDS = [
+    ["r5 r6 k2", "y9 b9 k9"],
+    ["kırmızı 11 kırmızı 12 kırmızı 13 kırmızı 1", "mavi 4 siyah 4 sarı 4 kırmızı 4"],
+    ["r1 r2 r3", "k2 k2 y7"],
+]
+
+
+@pytest.mark.parametrize("texts", SAME_MELDS)
+def test_table_melds_and_parse_melds_agree(texts: list[str]) -> None:
+    from okey_vision.melds import parse_melds
+
+    listed = table_melds(texts, IND)
+    typed = parse_melds(", ".join(texts), IND)
+    assert listed == typed and [m.describe() for m in listed] == [m.describe() for m in typed]
+    assert all(m.kind in ("run", "set") for m in listed)
+
+
+def test_a_pair_is_a_meld_of_a_typed_table_not_of_a_meld_list() -> None:
+    from okey_vision.melds import parse_melds
+
+    assert [m.kind for m in parse_melds("b9 b9", IND)] == ["pair"]
+    with pytest.raises(InvalidMeldError, match="'b9 b9' is no valid run or set"):
+        table_melds(["r5 r6 r7", "b9 b9"], IND)
+    assert table_melds(["", "  ", "r5 r6 r7"], IND) == table_melds(["r5 r6 r7"], IND)
+
+
+@pytest.mark.parametrize(("call", "english", "turkish"), [
+    (lambda: table_melds(["r5 r7 r9"], IND), "'r5 r7 r9' is no valid run or set",
+     "Kırmızı 5 kırmızı 7 kırmızı 9: ne seri, ne de grup"),
+    (lambda: table_melds(["y3 b8"], IND), "'y3 b8' is no valid run or set", "Sarı 3 mavi 8: ne seri, ne de grup"),
+])
+def test_a_bad_table_meld_is_one_sentence_in_each_language(call, english, turkish) -> None:  # type: ignore[no-untyped-def]
+    from okey_vision.lang import Lang, error_message
+
+    with pytest.raises(InvalidMeldError) as caught:
+        call()
+    assert english in error_message(caught.value, Lang.EN)
+    assert error_message(caught.value, Lang.TR) == turkish

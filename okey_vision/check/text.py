@@ -13,7 +13,8 @@ distance); every sentence ends with its full stop (labels do not).
 from __future__ import annotations
 
 from okey_vision.lang import Lang, count, fill, tile_word
-from okey_vision.tiles import Tile, okey_of
+from okey_vision.tiles import Game, Tile, okey_of
+from okey_vision.yuzbir.text import say as say101
 
 #: key -> (English, Turkish); ``{name}`` fields are filled by :func:`say`.
 #: Keys starting ``label.`` are labels (no full stop); the others are sentences.
@@ -86,6 +87,16 @@ SENTENCES: dict[str, tuple[str, str]] = {
     "label.fallback_none": ("none: read it from each photo", "yok: her fotoğraftan oku"),
     "label.download": ("Download the report (HTML)", "Raporu indir (HTML)"),
     "checking": ("Checking {n}.", "{n} kontrol ediliyor."),
+    # the same page and report in 101: a rack is judged by its best opening (el açmak)
+    "summary_101": ("{n}: {yes} open, {no} not yet, {errors} not checked.",
+                    "{n}: {yes} el açar, {no} el henüz açmaz, {errors} kontrol edilemedi."),
+    "page_help_101": ("Upload the photos of the 101 racks (many at once): each is read, and its hand judged by its "
+                      "best opening.",
+                      "101 ıstakalarının fotoğraflarını yükle (birden çok): her biri okunur ve elin en iyi açışına "
+                      "bakılır."),
+    "label.uploads_101": ("Photos of 101 racks", "101 ıstakalarının fotoğrafları"),
+    "made_by_101": ("Made by okey-vision check --game 101, offline.",
+                    "okey-vision check --game 101 ile, çevrimdışı yapıldı."),
     "reader_missing": ("The tile reader is not available ({why}).", "Taş okuyucu çalışmıyor ({why})."),
 }
 
@@ -95,20 +106,30 @@ def say(key: str, lang: Lang = Lang.EN, **fields: object) -> str:
     return fill(SENTENCES, key, lang, **fields)
 
 
-def verdict_label(kind: str, lang: Lang = Lang.EN) -> str:
-    """The verdict in words: ``kind`` is 'yes', 'no' or 'error'."""
+def verdict_label(kind: str, lang: Lang = Lang.EN, game: Game = Game.OKEY) -> str:
+    """The verdict in words: ``kind`` is 'yes', 'no' or 'error' (in 101 a
+    rack opens or not yet).
+
+    >>> verdict_label("yes", game=Game.ONE_OH_ONE), verdict_label("no", Lang.TR, Game.ONE_OH_ONE)
+    ('Opens', 'Henüz değil')
+    """
+    if game is Game.ONE_OH_ONE and kind != "error":
+        return say101("label_opens" if kind == "yes" else "label_not_yet", lang)
     return say(f"label.{kind}", lang)
 
 
-def summary(photos: int, yes: int, no: int, errors: int, lang: Lang = Lang.EN) -> str:
+def summary(photos: int, yes: int, no: int, errors: int, lang: Lang = Lang.EN, game: Game = Game.OKEY) -> str:
     """The counts of a check, one sentence ("1 photo: 1 can be declared, ...").
 
     >>> summary(1, 1, 0, 0)
     '1 photo: 1 can be declared, 0 cannot, 0 not checked.'
     >>> summary(2, 1, 1, 0, Lang.TR)
     '2 fotoğraf: 1 el biter, 1 el bitmez, 0 kontrol edilemedi.'
+    >>> summary(2, 1, 1, 0, Lang.TR, Game.ONE_OH_ONE)
+    '2 fotoğraf: 1 el açar, 1 el henüz açmaz, 0 kontrol edilemedi.'
     """
-    return say("summary", lang, n=count(photos, "photo", lang), yes=yes, no=no, errors=errors)
+    key = "summary_101" if game is Game.ONE_OH_ONE else "summary"
+    return say(key, lang, n=count(photos, "photo", lang), yes=yes, no=no, errors=errors)
 
 
 def checking(photos: int, lang: Lang = Lang.EN) -> str:

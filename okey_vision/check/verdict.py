@@ -38,7 +38,6 @@ from okey_vision.tiles import HAND_SIZE, MAX_HAND, Game, Hand, Tile, okey_of, pa
 from okey_vision.vision.reads import APART, TileRead, hand_from_reads, indicator_read, rack_order
 from okey_vision.yuzbir.opening import Opening, best_opening
 from okey_vision.yuzbir.rules import Hand101, Opened, Options101
-from okey_vision.yuzbir.text import say as say101
 
 
 class Source(str, Enum):
@@ -155,9 +154,8 @@ class Verdict:
 
     def label(self, lang: Lang = Lang.EN) -> str:
         """The verdict in large type: 'Can be declared', ... (101: 'Opens', 'Not yet')."""
-        if self.opening is not None and self.failure is None:
-            return say101("label_opens" if self.can_declare else "label_not_yet", lang)
-        return text.verdict_label(self.kind, lang)
+        game = Game.ONE_OH_ONE if self.opening is not None else Game.OKEY
+        return text.verdict_label(self.kind, lang, game)
 
     def why(self, lang: Lang = Lang.EN) -> str:
         """One sentence: the finish (discard, melds or pairs, points), why the

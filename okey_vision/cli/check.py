@@ -23,6 +23,7 @@ from contextlib import ExitStack, contextmanager
 from okey_vision.cli.common import add_game, add_lang
 from okey_vision.lang import Lang
 from okey_vision.scoring import COUNTDOWN, SCHEMES
+from okey_vision.tiles import Game
 
 DESCRIPTION = """\
 Check declared hands: for each photo, the reads (flagged ones marked '?'), the
@@ -107,7 +108,8 @@ def run(args: argparse.Namespace) -> int:
 
             report.outcome = "the photos were checked, the earlier report is as it was"
             lang = Lang.of(getattr(args, "lang", Lang.EN))
-            report.write(report_html(checked, lang, args.scheme).encode("utf-8", "replace"))
+            game = Game.parse(getattr(args, "game", "okey"))
+            report.write(report_html(checked, lang, args.scheme, game).encode("utf-8", "replace"))
             report.commit()
             from okey_vision.check import text as words
 
@@ -128,7 +130,6 @@ def check_rows(jobs: list, args: argparse.Namespace, drawn: bool) -> list:
     checked = []
     figure = partial(draw, lang=lang) if drawn else None  # drawn only for the report, its labels in the language
     from okey_vision.cli.common import options101
-    from okey_vision.tiles import Game
 
     game = Game.parse(getattr(args, "game", "okey"))
     rules101 = options101(args) if game is Game.ONE_OH_ONE else None
@@ -143,7 +144,7 @@ def check_rows(jobs: list, args: argparse.Namespace, drawn: bool) -> list:
     if bar is not None:
         bar.close()
     if not args.json:
-        say(summary_line([c.verdict for c in checked], lang), None)
+        say(summary_line([c.verdict for c in checked], lang, game), None)
     return checked
 
 
@@ -239,10 +240,10 @@ def row_lines(v, lang: Lang = Lang.EN) -> str:
     return "\n".join(lines)
 
 
-def summary_line(verdicts, lang: Lang = Lang.EN) -> str:
-    """The counts, as the report's summary says them."""
+def summary_line(verdicts, lang: Lang = Lang.EN, game: Game = Game.OKEY) -> str:
+    """The counts, as the report's summary says them (in 101: open, not yet)."""
     from okey_vision.check import text as words
     from okey_vision.report.html import counts
 
     n = counts(verdicts)
-    return words.summary(len(verdicts), n["yes"], n["no"], n["error"], lang)
+    return words.summary(len(verdicts), n["yes"], n["no"], n["error"], lang, game)

@@ -5,15 +5,23 @@ Plain output lists the rows as on the rack; ``--json`` prints one object with
 ``row``, ``alternatives``, ``low_confidence``); with ``--solve``/``--advise``
 the rack rows go to the solver or the coach, with ``--indicator`` or else
 the indicator the photo shows beside the rack (as the check takes it),
-said so; a photo that shows none is refused in one sentence.
+said so; a photo that shows none is refused in one sentence. With ``--game
+101`` the rack (21 or 22 tiles, else one sentence) gets the 101 opening
+(``--solve``) or the 101 advice (``--advise``), as ``solve``/``advise --game
+101`` print them.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
-from okey_vision.cli.common import add_lang
+from okey_vision.cli.common import add_game, add_lang
+
+if TYPE_CHECKING:
+    from okey_vision.lang import Lang
+    from okey_vision.tiles import Hand
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,6 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="count tiles lying apart from the rack rows as hand tiles")
     parser.add_argument("--models", help="folder holding detector/number/color weights")
     add_lang(parser, "the report and the advice")
+    add_game(parser)
     parser.add_argument("--backend", choices=("onnx", "torch"),
                         help="inference backend (default: onnx if present; torch runs models/*.pt only "
                              "where the training side is loaded: okey_vision.training.torchnet)")
@@ -41,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     from okey_vision.cli.common import CliError
     from okey_vision.errors import printable, require
     from okey_vision.lang import Lang
-    from okey_vision.tiles import parse_tile
+    from okey_vision.tiles import Game, parse_tile
 
     for module in ("numpy", "cv2"):
         require(module, "vision", "reading a photo")
@@ -51,6 +60,9 @@ def run(args: argparse.Namespace) -> int:
     from okey_vision.vision.service import open_reader
 
     lang = Lang.of(getattr(args, "lang", "en"))
+    game = Game.parse(args.game)
+    if game is not Game.ONE_OH_ONE and (args.beat_highest or args.highest or args.no_ace_after_13):
+        raise CliError("--highest, --beat-highest and --no-ace-after-13 are 101's: add --game 101")
     indicator = parse_tile(args.indicator) if args.indicator else None
     photo = load_photo(args.photo)
     if args.models or args.backend:
@@ -86,24 +98,12 @@ def run(args: argparse.Namespace) -> int:
     # Only for --solve/--advise: a photo with more tiles than a hand can hold still prints its reads.
     held = None
     if (args.solve or args.advise) and indicator is not None:
-        held = hand_from_reads(reads, indicator, include_apart=args.include_apart)
-    if args.solve:
-        from okey_vision.cli.solve import solve_result
-
-        assert held is not None  # tiles were read and an indicator found (checked above)
-        out["solve"] = solve_result(held)
-        if not args.json:
-            from okey_vision.cli.solve import format_solve
-            from okey_vision.solver import arrange, declare
-
-            extra_text = format_solve(arrange(held), declare(held), lang)
-    if args.advise:
-        from okey_vision.coach import advise, text
-
-        assert held is not None  # --advise needs --indicator (checked above)
-        advice = advise(held)
-        out["advice"] = text.advice_dict(advice, lang)
-        extra_text = "\n".join(text.advice_lines(advice, lang))  # as the advise command prints it
+        held = hand_from_reads(reads, indicator, include_apart=args.include_apart, game=game)
+    if game is Game.ONE_OH_ONE and held is not None:
+        out["game"] = game.value
+        extra_text = read101(held, out, args, lang)
+    elif held is not None:
+        extra_text = read_classic(held, out, args, lang)
     if args.json:
         print(json.dumps(out, default=str))
         return 0
@@ -113,6 +113,55 @@ def run(args: argparse.Namespace) -> int:
     if extra_text:
         print(extra_text)
     return 0
+
+
+def read_classic(held: Hand, out: dict, args: argparse.Namespace, lang: Lang) -> str | None:
+    """The classic solve (``--solve``) or advice (``--advise``) of the rack
+    read, added to ``out`` as ``solve --json`` and ``advise --json`` print
+    them; their lines (None for ``--solve --json``: nothing more to print)."""
+    if args.solve:
+        from okey_vision.cli.solve import solve_result
+
+        out["solve"] = solve_result(held)
+        if args.json:
+            return None
+        from okey_vision.cli.solve import format_solve
+        from okey_vision.solver import arrange, declare
+
+        return format_solve(arrange(held), declare(held), lang)
+    from okey_vision.coach import advise, text
+
+    advice = advise(held)
+    out["advice"] = text.advice_dict(advice, lang)
+    return "\n".join(text.advice_lines(advice, lang))  # as the advise command prints it
+
+
+def read101(held: Hand, out: dict, args: argparse.Namespace, lang: Lang) -> str:
+    """The 101 opening (``--solve``) or advice (``--advise``) of the rack
+    read, added to ``out`` as ``solve --game 101 --json`` and ``advise --game
+    101 --json`` print them; their lines. A rack of other than 21-22 tiles is
+    refused in one sentence (a partial read would be advised as a hand)."""
+    from okey_vision.cli.common import CliError, options101
+    from okey_vision.lang import count
+    from okey_vision.tiles import Game
+    from okey_vision.yuzbir import advise101, best_opening
+    from okey_vision.yuzbir.lines import solve_lines101
+    from okey_vision.yuzbir.text import say as say101
+
+    game = Game.ONE_OH_ONE
+    n = len(held.tiles)
+    if n not in (game.hand_size, game.max_hand):
+        raise CliError(say101("read_rack_size", lang, photo=out["photo"], n=count(n, "tile", lang),
+                              hand=game.hand_size, most=game.max_hand).rstrip("."))
+    if args.solve:
+        from okey_vision.cli.solve import solve101_result
+
+        out["solve"] = solve101_result([t.name for t in held.tiles], held.indicator.name, args)
+        opening = best_opening(held, options=options101(args), highest=args.highest)
+        return "\n".join(solve_lines101(opening, held.indicator, lang))
+    advice = advise101(held, options=options101(args), highest=args.highest)
+    out["advice"] = advice.to_dict(lang)
+    return "\n".join(advice.lines(lang))
 
 
 def format_reads(reads, width: int, height: int, lang: str = "en") -> str:

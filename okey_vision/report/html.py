@@ -28,6 +28,7 @@ from okey_vision.report import render
 from okey_vision.report.analysis import Analysis, groups_for_display
 from okey_vision.report.labels import error_message, tile_word
 from okey_vision.scoring import COUNTDOWN, Scheme
+from okey_vision.tiles import Game
 
 if TYPE_CHECKING:  # numpy loads only when a photo is drawn
     from okey_vision.vision.io import Photo
@@ -152,11 +153,11 @@ def card(i: int, c: Checked, lang: Lang = Lang.EN) -> str:
     return "\n".join(parts)
 
 
-def summary(checked: Sequence[Checked], lang: Lang = Lang.EN) -> str:
-    """The counts, and a row a photo linking to its card."""
+def summary(checked: Sequence[Checked], lang: Lang = Lang.EN, game: Game = Game.OKEY) -> str:
+    """The counts (in 101: open, not yet), and a row a photo linking to its card."""
     verdicts = [c.verdict for c in checked]
     n = counts(verdicts)
-    line = words.summary(len(verdicts), n["yes"], n["no"], n["error"], lang)
+    line = words.summary(len(verdicts), n["yes"], n["no"], n["error"], lang, game)
     head = "".join(f"<th>{escape(words.say(k, lang))}</th>" for k in
                    ("label.photo", "label.verdict", "label.points", "label.distance", "label.to_check"))
     rows = []
@@ -166,22 +167,24 @@ def summary(checked: Sequence[Checked], lang: Lang = Lang.EN) -> str:
                     f'<td><a href="#photo-{i}">{escape(v.photo)}</a></td>'
                     f'<td class="v-{v.kind}"><b>{escape(v.label(lang))}</b></td><td>{v.points or ""}</td>'
                     f"<td>{dist}</td><td>{len(v.flagged) or ''}</td></tr>")
-    spans = "".join(f'<span id="count-{k}" data-count="{n[k]}" class="v-{k}">{escape(words.verdict_label(k, lang))}: '
-                    f"{n[k]}</span>" for k in KINDS)
+    spans = "".join(f'<span id="count-{k}" data-count="{n[k]}" class="v-{k}">'
+                    f"{escape(words.verdict_label(k, lang, game))}: {n[k]}</span>" for k in KINDS)
     return (f'<div class="summary" id="summary" data-photos="{len(verdicts)}"><p>{escape(line)}</p>'
             f'<div class="counts">{spans}</div>'
             f'<table class="rows"><tr><th>#</th>{head}</tr>{"".join(rows)}</table></div>')
 
 
-def report_html(checked: Sequence[Checked], lang: Lang = Lang.EN, scheme: Scheme | str = COUNTDOWN) -> str:
-    """The whole report: one self-contained HTML page."""
+def report_html(checked: Sequence[Checked], lang: Lang = Lang.EN, scheme: Scheme | str = COUNTDOWN,
+                game: Game = Game.OKEY) -> str:
+    """The whole report: one self-contained HTML page (``game``: 101's words, no scoring scheme)."""
     title = escape(words.say("label.title", lang))
     cards = "\n".join(card(i, c, lang) for i, c in enumerate(checked, start=1))
-    foot = escape(words.say("made_by", lang, scheme=scheme_label(scheme, lang)))
+    foot = escape(words.say("made_by_101", lang) if game is Game.ONE_OH_ONE
+                  else words.say("made_by", lang, scheme=scheme_label(scheme, lang)))
     return (f'<!DOCTYPE html>\n<html lang="{Lang.of(lang).value}"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{title}</title>{CSS}{render.css(lang)}</head>\n<body>\n<h1>{title}</h1>\n"
-            f"{summary(checked, lang)}\n{cards}\n<p class=\"foot\">{foot}</p>\n</body></html>\n")
+            f"{summary(checked, lang, game)}\n{cards}\n<p class=\"foot\">{foot}</p>\n</body></html>\n")
 
 
 __all__ = ["FIGURE_SIDE", "counts", "error_words", "figure", "report_html", "summary", "why"]

@@ -6,7 +6,7 @@ set up to its fourth colour; and, with the option, take back a laid okey by
 putting the real tile it stands for in its place. A tile the table takes is
 one a player must never discard (it costs 101).
 
->>> table = [make_meld(parse_hand("r5 r6 r7"), "k1"), make_meld(parse_hand("y9 b9 k9"), "k1")]
+>>> table = table_melds(["r5 r6 r7", "y9 b9 k9"], "k1")
 >>> [(a.tile.name, a.meld, a.place.value) for a in table_additions("r4 r8 r9 y9 r9 k2", "k1", table)]
 [('r4', 0, 'low'), ('r8', 0, 'high'), ('r9', 1, 'set'), ('k2', 0, 'low'), ('k2', 0, 'high'), ('k2', 1, 'set')]
 >>> takes(table, parse_tile("b10"), okey_of(parse_tile("k1"))), takes(table, parse_tile("k2"), parse_tile("k2"))
@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from okey_vision.melds import RUN, SET, Meld, make_meld
+from okey_vision.melds import RUN, SET, Meld, parse_meld
 from okey_vision.tiles import COLORS, TILES, Hand, Tile, TileLike, okey_of, parse_hand, parse_tile  # noqa: F401
 from okey_vision.yuzbir.rules import DEFAULT_OPTIONS, Options101, as_hand101
 
@@ -154,9 +154,11 @@ def add_all(tiles: Sequence[Tile], okey: Tile, table: Sequence[Meld], options: O
 
 def table_melds(texts: Iterable[str], indicator: Tile | str) -> tuple[Meld, ...]:
     """Melds on the table from their tile names, one string a meld ("r5 r6
-    r7"); a meld the rules refuse is an error naming it.
+    r7"), runs and sets only (:func:`okey_vision.melds.parse_meld`); a meld
+    the rules refuse is an error naming it, blank strings are skipped.
 
     >>> [m.describe() for m in table_melds(["r5 r6 k2", "y9 b9 k9"], "k1")]
     ['r5 r6 k2(=r7)', 'y9 b9 k9']
     """
-    return tuple(make_meld(parse_hand(text), indicator) for text in texts if text.strip())
+    melds = (parse_meld(text, indicator, pairs=False) for text in texts)
+    return tuple(m for m in melds if m is not None)

@@ -13,6 +13,10 @@ from okey_vision.lang import Lang, fill
 #: çift açmak (to open with pairs), işlek taş (a tile the table takes).
 SENTENCES: dict[str, tuple[str, str]] = {
     "progress": ("{points} of {needed}", "{needed} puandan {points}"),
+    "read_rack_size": ("{photo}: {n} read on the rack, and a 101 rack holds {hand} tiles, or {most} before its "
+                       "discard; take the photo again with the whole rack in the frame.",
+                       "{photo}: ıstakada {n} okundu, ama 101'de ıstakada {hand} taş, atmadan önce {most} taş olur; "
+                       "fotoğrafı bütün ıstaka görünecek şekilde yeniden çek."),
     "open": ("Open now with {points} points: {melds}.", "Şimdi {points} puanla el aç: {melds}."),
     "open_pairs": ("Open with {n} pairs now: {melds}.", "Şimdi {n} çiftle çift aç: {melds}."),
     "label_opens": ("Opens", "Açar"),

@@ -6,7 +6,7 @@ through Playwright), waits for the default sample's advice, uploads a photo
 of a rack (rendered by the synthetic renderer, or ``--photo``), waits for
 the advice of that photo, saves a screenshot (``docs/app_screenshot.png``
 by default) and exits non-zero if the advice is missing or the page shows a
-traceback. The Turkish pages (photo, 101, check, live, scores) must show no
+traceback. The Turkish pages (photo, 101, check, 101's check, live, scores) must show no
 English word of the interface and no tile in the Latin notation, counting
 what a player sees: the visible text, the texts CSS puts on Streamlit's own
 widgets, and placeholders (``tests/browser/turkish.py`` holds the words).
@@ -90,8 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=180.0)
     ap.add_argument("--port", type=int, default=PORT, help="the app's port (default 8599)")
     ap.add_argument("--turkish-only", action="store_true",
-                    help="only the Turkish pages' words (photo, 101, check, live, scores) and the Turkish 101 "
-                         "page on a phone")
+                    help="only the Turkish pages' words (photo, 101, check, 101's check, live, scores) and the "
+                         "Turkish 101 page on a phone")
     args = ap.parse_args(argv)
     set_port(args.port)
     from playwright.sync_api import sync_playwright
@@ -289,6 +289,15 @@ def turkish_pages(browser, timeout: float, photo: Path) -> list[str]:
         if not wait_idle(page, timeout, must_see="2 fotoğraf:"):
             failures.append("turkish (check page): the two photos were not checked")
         failures += turkish_words(visible_text(page), "check page, two photos")
+        rack101 = photo.with_name("yuzbir.jpg")  # written by turkish_101: a 22-tile rack
+        page.goto(f"http://127.0.0.1:{PORT}/?lang=tr&page=check&game=101", wait_until="domcontentloaded")
+        page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.wait_for(state="attached",
+                                                                                  timeout=timeout * 1000)
+        page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(str(rack101))
+        time.sleep(1.0)
+        if not wait_idle(page, timeout, must_see="1 el açar"):
+            failures.append("turkish (101 check page): the 22-tile rack was not judged by its opening")
+        failures += turkish_words(visible_text(page), "101 check page, a 22-tile rack")
         page.goto(f"http://127.0.0.1:{PORT}/?lang=tr&live=1", wait_until="domcontentloaded")
         frame = page.frame_locator("iframe[title*='webrtc']")
         frame.get_by_role("button", name="BAŞLAT").wait_for(timeout=timeout * 1000)

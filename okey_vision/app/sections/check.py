@@ -2,7 +2,10 @@
 hands uploaded at once, each read and checked (:mod:`okey_vision.check`),
 shown as the report's cards (:mod:`okey_vision.report.html`), and the report
 offered for download. Opened by its switch in the sidebar (the players'
-phone page keeps its room), or ``?page=check``."""
+phone page keeps its room), or ``?page=check``. It follows the game switch:
+in 101 each rack is judged by its best opening, as ``okey-vision check
+--game 101`` does (the default house options: a photo's opening is judged
+on its own, not against a table's highest so far)."""
 
 from __future__ import annotations
 
@@ -20,7 +23,7 @@ from okey_vision.check.photos import Checked, Job, check_all
 from okey_vision.lang import tile_word
 from okey_vision.report import html as report
 from okey_vision.report import render
-from okey_vision.tiles import parse_tile
+from okey_vision.tiles import Game, parse_tile
 
 #: The CSS of the verdict in large type, as the report draws it.
 PAGE_CSS = ("<style>.okc-verdict{font:800 30px/1.15 system-ui,sans-serif;margin:2px 0}"
@@ -37,10 +40,11 @@ def check_switch(app: AppState) -> bool:
 def check_page(app: AppState) -> None:
     """Uploads in; the summary, the report to download, a card a photo."""
     lang = app.lang
+    tail = "_101" if app.game is Game.ONE_OH_ONE else ""  # the page's words in the game played
     st.markdown(f"#### {words.say('label.page', lang)}")
-    st.caption(words.say("page_help", lang))
+    st.caption(words.say("page_help" + tail, lang))
     html(widget_css(lang))  # the uploader's own words in the page's language
-    files = st.file_uploader(words.say("label.uploads", lang), type=IMAGE_TYPES, accept_multiple_files=True,
+    files = st.file_uploader(words.say("label.uploads" + tail, lang), type=IMAGE_TYPES, accept_multiple_files=True,
                              key="check_uploads") or []
     fallback = st.selectbox(words.say("label.fallback", lang), FACE_NAMES, index=None,
                             placeholder=words.say("label.fallback_none", lang), key="check_indicator",
@@ -48,7 +52,7 @@ def check_page(app: AppState) -> None:
     if not files:
         return
     uploads = [(f.name, f.getvalue()) for f in files]
-    key = signature(uploads, fallback, app.scheme, app.lang)
+    key = signature(uploads, fallback, app.scheme, app.lang, app.game.value)
     if app.checks is None or app.checks.key != key:
         read, msg = reader()
         if read is None:
@@ -59,10 +63,11 @@ def check_page(app: AppState) -> None:
     show_checks(app, list(app.checks.checked))
 
 
-def signature(uploads: list[tuple[str, bytes]], fallback: str | None, scheme: str, lang: str = "en") -> str:
+def signature(uploads: list[tuple[str, bytes]], fallback: str | None, scheme: str, lang: str = "en",
+              game: str = "okey") -> str:
     """What a check depends on: the photos' names and bytes, the indicator chosen, the scheme, the
-    language (the photos' labels are drawn in it)."""
-    h = hashlib.sha1(f"{fallback}|{scheme}|{lang}".encode())
+    language (the photos' labels are drawn in it), the game."""
+    h = hashlib.sha1(f"{fallback}|{scheme}|{lang}|{game}".encode())
     for name, data in uploads:
         h.update(name.encode() + b"\0" + hashlib.sha1(data).digest())
     return h.hexdigest()
@@ -74,12 +79,13 @@ def run_checks(uploads: list[tuple[str, bytes]], fallback: str | None, app: AppS
     jobs = [Job.of_upload(name, data, indicator) for name, data in uploads]
     bar = st.progress(0.0, text=words.checking(len(jobs), app.lang))
     done: list[Checked] = []
-    for c in check_all(jobs, read, app.scheme, partial(report.figure, lang=app.lang), app=True):
+    game = app.game
+    for c in check_all(jobs, read, app.scheme, partial(report.figure, lang=app.lang), app=True, game=game):
         done.append(c)
         bar.progress(len(done) / len(jobs), text=words.checking(len(jobs), app.lang))
     bar.empty()
     n = report.counts([c.verdict for c in done])
-    log.info("checked %d photos: %d can be declared, %d cannot, %d not checked", len(done), n["yes"], n["no"],
+    log.info("checked %d photos (%s): %d yes, %d no, %d not checked", len(done), game.value, n["yes"], n["no"],
              n["error"])
     return done
 
@@ -88,8 +94,8 @@ def show_checks(app: AppState, checked: list[Checked]) -> None:
     """The counts, the report to download, then a card a photo."""
     lang = app.lang
     n = report.counts([c.verdict for c in checked])
-    st.markdown("**" + words.summary(len(checked), n["yes"], n["no"], n["error"], lang) + "**")
-    st.download_button(words.say("label.download", lang), report.report_html(checked, lang, app.scheme),
+    st.markdown("**" + words.summary(len(checked), n["yes"], n["no"], n["error"], lang, app.game) + "**")
+    st.download_button(words.say("label.download", lang), report.report_html(checked, lang, app.scheme, app.game),
                        file_name="okey-check-report.html", mime="text/html", key="check_download")
     html(PAGE_CSS + render.css(lang))
     for i, c in enumerate(checked, start=1):
