@@ -149,7 +149,7 @@ def _on(view, reads, tile: str):
 
 
 @pytest.mark.parametrize(("photo", "truth", "misread", "group"),
-                         [(RUN_PHOTO, "y5", "y6", "y3 and y4"), (COLOUR_RUN_PHOTO, "k3", "k8", "k4 and k2")])
+                         [(RUN_PHOTO, "y5", "y6", "y4"), (COLOUR_RUN_PHOTO, "k3", "k8", "k4 and k2")])
 def test_a_real_row_picks_the_alternative_its_run_needs(real_reads, photo, truth, misread, group) -> None:
     from okey_vision.eval.views import score_view
 

@@ -16,7 +16,7 @@ on the player's labelled crops (:mod:`okey_vision.calibrate.fit`):
 - **shape** (the number network, where the player gave enough crops of a
   number): the numerals' mean gradient histogram (:func:`shape_features`).
 
-The calibration speaks in the light it learned in (:data:`LIGHT_MARGIN`).
+The calibration speaks in the light it learned in (``CalibrationConfig.light_margin``).
 The classify stage adds the shift to each crop's log probabilities,
 multiplies them by the expert's likelihood ratio and renormalises (a
 product of experts):
@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 
 from okey_vision.errors import FileError, OkeyError, clip
-from okey_vision.vision.config import CropConfig
+from okey_vision.vision.config import CalibrationConfig, CropConfig
 from okey_vision.vision.crops import COLOR_CLASSES, NUMBER_CLASSES
 
 #: Where the player's corrections and calibration are kept (overrides the user data directory).
@@ -58,25 +58,8 @@ DATA_ENV = "OKEY_VISION_DATA"
 FILE = "calibration.npz"
 #: The file's format; another is not read.
 FORMAT = 1
-#: The part of an upright crop where the tile's face lies (x from, x to, y
-#: from, y to, shares of the crop): away from the rack and the neighbours.
-INK_WINDOW = (0.25, 0.75, 0.1, 0.9)
-#: Fewer ink pixels than this: no ink colour (the expert stays out).
-MIN_INK = 8
-#: The calibration speaks in the light it learned in: a crop whose light (the
-#: log white-balance gain of its face in a channel, :func:`crop_light`) lies
-#: this far outside the range of the player's crops' lights in that channel
-#: has its say (shift and experts) fading, to none at twice as far. On
-#: renders of one set, dim or tinted photos' inks (gains 2-3 times the
-#: learned ones) looked like another colour's under the learned prototypes
-#: and turned reds the network read right into blacks; a navy set's shift
-#: turned a real Rummikub black 3 under a warm, dim light blue. 0.5 rather
-#: than 0.3 (chosen on renders of the set that are not among the calibration
-#: benchmark's photos, and on the guard's views): 11 rather than 19 of 45
-#: misreads left, the guard's 550 tiles read alike.
-LIGHT_MARGIN = 0.5
-#: A numeral's shape matches its prototype to exp(-1/2) when their cosine is this far below 1.
-SHAPE_SPREAD = 0.15
+#: The calibration's tuned values, each with its reason (``vision/config.py``).
+TUNED = CalibrationConfig()
 #: Orientation bins of the numerals' gradient histogram (:func:`shape_features`).
 ORIENTATIONS = 9
 
@@ -131,7 +114,7 @@ def ink_features(wb_crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
         return np.zeros((0, 3), np.float32)
     batch = np.stack(list(wb_crops))
     h, w = batch.shape[1:3]
-    x0, x1, y0, y1 = (round(v * s) for v, s in zip(INK_WINDOW, (w, w, h, h), strict=True))
+    x0, x1, y0, y1 = (round(v * s) for v, s in zip(TUNED.ink_window, (w, w, h, h), strict=True))
     part = np.ascontiguousarray(batch[:, y0:y1, x0:x1]).astype(np.float32) / 255.0
     lab = cv2.cvtColor(part.reshape(-1, part.shape[2], 3), cv2.COLOR_BGR2LAB).reshape(n, -1, 3)
     light = lab[..., 0] >= np.quantile(lab[..., 0], 0.6, axis=1, keepdims=True)
@@ -142,7 +125,7 @@ def ink_features(wb_crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
     norm = np.linalg.norm(step, axis=2)
     mean = (step * (norm * ink)[..., None]).sum(1)
     out = mean / np.maximum(np.linalg.norm(mean, axis=1, keepdims=True), 1e-9)
-    out[ink.sum(1) < MIN_INK] = np.nan
+    out[ink.sum(1) < TUNED.min_ink] = np.nan
     result: np.ndarray = out.astype(np.float32)
     return result
 
@@ -251,10 +234,10 @@ class Expert:
     def membership(self, feats: np.ndarray) -> np.ndarray:
         """How well each crop matches each class's prototype, 0..1 (0: a class
         never shown, or a crop without a feature): exp(-d^2 / 2) in spreads
-        for ink, the cosine's shortfall in :data:`SHAPE_SPREAD` for shape."""
+        for ink, the cosine's shortfall in ``CalibrationConfig.shape_spread`` for shape."""
         s = self.scores(feats)
         if self.kind == SHAPE:
-            s = -0.5 * (s / SHAPE_SPREAD) ** 2
+            s = -0.5 * (s / TUNED.shape_spread) ** 2
         result: np.ndarray = np.nan_to_num(np.exp(s), nan=0.0)
         return result
 
@@ -331,11 +314,11 @@ class Calibration:
 
     def say(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """How much the calibration has to say on each crop (1 in the light it
-        learned in, fading to 0 at twice :data:`LIGHT_MARGIN` outside it)."""
+        learned in, fading to 0 at twice ``CalibrationConfig.light_margin`` outside it)."""
         light = crop_light(crops)
         lo, hi = np.asarray(self.light[:3]), np.asarray(self.light[3:])
-        off = np.maximum(np.maximum(lo - light, light - hi).max(1) - LIGHT_MARGIN, 0.0)
-        result: np.ndarray = np.clip(1.0 - off / LIGHT_MARGIN, 0.0, 1.0)
+        off = np.maximum(np.maximum(lo - light, light - hi).max(1) - TUNED.light_margin, 0.0)
+        result: np.ndarray = np.clip(1.0 - off / TUNED.light_margin, 0.0, 1.0)
         return result
 
     def adjust(self, crops: Sequence[np.ndarray], wb_crops: Sequence[np.ndarray], number: np.ndarray,
@@ -563,6 +546,6 @@ def _stamp(path: Path) -> tuple[int, int, int] | None:
     return st.st_ino, st.st_mtime_ns, st.st_size
 
 
-__all__ = ["DATA_ENV", "FILE", "INK", "LIGHT_MARGIN", "MAX_FILE_BYTES", "SHAPE", "Calibration", "CalibrationError",
+__all__ = ["DATA_ENV", "FILE", "INK", "MAX_FILE_BYTES", "SHAPE", "Calibration", "CalibrationError",
            "DamagedCalibration", "Expert", "calibration_path", "crop_light", "data_dir", "ink_features",
            "load_or_set_aside", "models_key", "shape_features", "vote"]

@@ -68,6 +68,17 @@ class NormaliseConfig:
     #: views exact) and a tilted 12 MP render skipped one view (366 -> 271 ms CPU).
     settle_angle: float = 6.0
     settle_size: float = 0.4
+    #: A tile's width over its height, for the pose's tile height from a
+    #: box's area: Okey tiles are 0.6-0.76 (the renderer's range), Rummikub's
+    #: about 0.72.
+    tile_aspect: float = 0.7
+    #: Below this mean elongation (long side over short, less 1) the boxes are
+    #: too near square to say which side is a tile's width; the neighbours'
+    #: directions tell the rack's way instead.
+    elongated: float = 0.08
+    #: Neighbour directions within this many degrees of the commonest one
+    #: agree with it (a rack's rows, drawn by hand, bend a little).
+    neighbour_tol: float = 12.0
 
 
 @dataclass(frozen=True)
@@ -214,6 +225,32 @@ class CropConfig:
 
 
 @dataclass(frozen=True)
+class CalibrationConfig:
+    """A player's own tile set applied at read time (``vision/calibration.py``)."""
+
+    #: The part of an upright crop where the tile's face lies (x from, x to, y
+    #: from, y to, shares of the crop): away from the rack and the neighbours.
+    ink_window: tuple[float, float, float, float] = (0.25, 0.75, 0.1, 0.9)
+    #: Fewer ink pixels than this: no ink colour (the expert stays out).
+    min_ink: int = 8
+    #: The calibration speaks in the light it learned in: a crop whose light (the
+    #: log white-balance gain of its face in a channel) lies this far outside
+    #: the range of the player's crops' lights in that channel has its say
+    #: (shift and experts) fading, to none at twice as far. On renders of one
+    #: set, dim or tinted photos' inks (gains 2-3 times the learned ones)
+    #: looked like another colour's under the learned prototypes and turned
+    #: reds the network read right into blacks; a navy set's shift turned a
+    #: real Rummikub black 3 under a warm, dim light blue. 0.5 rather than 0.3
+    #: (chosen on renders of the set that are not among the calibration
+    #: benchmark's photos, and on the guard's views): 11 rather than 19 of 45
+    #: misreads left, the guard's 550 tiles read alike.
+    light_margin: float = 0.5
+    #: A numeral's shape matches its prototype to exp(-1/2) when their cosine
+    #: is this far below 1.
+    shape_spread: float = 0.15
+
+
+@dataclass(frozen=True)
 class RefineConfig:
     """Fitting a tile's corners to its face's edges (``vision/refine.py``)."""
 
@@ -247,6 +284,11 @@ class RefineConfig:
     pull: float = 0.004
     #: Colour distance (Lab: |dL| + 1.5 |dab|) at which a pixel stops looking like the face.
     face_distance: float = 40.0
+    #: The face's colour is taken from the middle of the patch (these shares of
+    #: its height, and of the tile's width): the digit's ink and the rounded
+    #: corners lie outside it less often than anywhere else on the face.
+    centre_rows: tuple[float, float] = (0.25, 0.75)
+    centre_cols: tuple[float, float] = (0.2, 0.8)
     #: The refined quad is kept only if its area is within this ratio of the
     #: detection's and its height / width within this ratio of the detection's.
     area_ratio: tuple[float, float] = (0.6, 1.6)
@@ -548,6 +590,6 @@ def _value(raw: str, current: Any, item: str) -> Any:
 #: The shipped settings.
 DEFAULT = ReaderConfig()
 
-__all__ = ["DEFAULT", "GREYSCALE_REASON", "ClassifyConfig", "CropConfig", "DecideConfig", "DetectConfig", "FlagConfig",
-           "FuseConfig", "GeometryConfig", "LookConfig", "NormaliseConfig", "OrderConfig", "RackConfig", "ReaderConfig",
-           "RectifyConfig", "RefineConfig"]
+__all__ = ["DEFAULT", "GREYSCALE_REASON", "CalibrationConfig", "ClassifyConfig", "CropConfig", "DecideConfig",
+           "DetectConfig", "FlagConfig", "FuseConfig", "GeometryConfig", "LookConfig", "NormaliseConfig", "OrderConfig",
+           "RackConfig", "ReaderConfig", "RectifyConfig", "RefineConfig"]

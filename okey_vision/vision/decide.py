@@ -176,10 +176,16 @@ def decide(reads: Sequence[TileRead], indicator: Tile | str | None = None,
         if pick.tile == r.tile:
             out.append(r)
             continue
+        joins = [t for t in neighbours[i] if linked(pick.tile, t, wild)]
+        if pick.tile == row_pick.tile and not joins:
+            # the row's prior moved a near tie, yet the new face makes no group with the tiles beside it:
+            # nothing the player could check says it is better than the classifier's own best face
+            out.append(r)
+            continue
         head = (f"the rules chose {pick.name} over {r.name} "
                 f"(read {_prob(r, pick.tile):.0%} against {r.confidence:.0%})").replace("%", " %")
-        if pick.tile == row_pick.tile and neighbours[i]:
-            why = f"{head}: it makes a group with {' and '.join(t.name for t in neighbours[i])}"
+        if pick.tile == row_pick.tile:
+            why = f"{head}: it makes a group with {' and '.join(t.name for t in joins)}"
         else:
             why = f"{head}: {row_pick.name} is read as often as the set holds it elsewhere"
         out.append(replace(r, tile=pick.tile, confidence=_prob(r, pick.tile), reason=_because(r.reason, why)))

@@ -48,7 +48,7 @@ class RackPose:
     aligned: bool = True
 
 
-def estimate_pose(quads: Sequence[Quad]) -> RackPose | None:
+def estimate_pose(quads: Sequence[Quad], config: NormaliseConfig | None = None) -> RackPose | None:
     """The pose of tiles given by their corners (None without any).
 
     The angle is the rows' direction: the circular mean (mod 180 degrees) of
@@ -59,7 +59,7 @@ def estimate_pose(quads: Sequence[Quad]) -> RackPose | None:
     own width directions are averaged, each weighted by how much longer than
     wide it is (a near-square box cannot tell its width from its height).
     The size is the median tile height from each box's area, and the width
-    from the height (``TILE_ASPECT``).
+    from the height (``NormaliseConfig.tile_aspect``).
 
     >>> import math
     >>> t = math.radians(30)
@@ -69,6 +69,7 @@ def estimate_pose(quads: Sequence[Quad]) -> RackPose | None:
     >>> round(p.angle, 1), round(p.tile_height, 1), round(p.tile_width, 1), p.aligned
     (30.0, 20.0, 14.0, True)
     """
+    shape = config or NormaliseConfig()
     if not len(quads):
         return None
     axes = [quad_axes(upright_quad(q)) for q in quads]
@@ -76,13 +77,13 @@ def estimate_pose(quads: Sequence[Quad]) -> RackPose | None:
     widths = np.array([a[2] for a in axes])
     # a box's area holds even where its shape does not (the detectors' boxes
     # of turned tiles come out squarer than the tiles): height from the area
-    tall = float(np.median(np.sqrt(heights * widths / TILE_ASPECT)))
-    size = (tall, tall * TILE_ASPECT)
-    z, turns = _neighbour_direction(np.array([np.asarray(q).mean(0) for q in quads])), 2
+    tall = float(np.median(np.sqrt(heights * widths / shape.tile_aspect)))
+    size = (tall, tall * shape.tile_aspect)
+    z, turns = _neighbour_direction(np.array([np.asarray(q).mean(0) for q in quads]), shape.neighbour_tol), 2
     if z is None:
         theta = np.array([np.arctan2(a[0][1], a[0][0]) for a in axes])
         weight = np.clip(heights / np.maximum(widths, 1e-6) - 1.0, 0.0, 1.0)  # 0 for a square box
-        if weight.sum() >= ELONGATED * len(quads):
+        if weight.sum() >= shape.elongated * len(quads):
             z = (weight * np.exp(2j * theta)).sum() / weight.sum()
         else:  # only near-square boxes: their sides, mod 90 degrees
             z, turns = np.exp(4j * theta).mean(), 4
@@ -94,10 +95,11 @@ def estimate_pose(quads: Sequence[Quad]) -> RackPose | None:
     return RackPose(angle, *size, len(quads))
 
 
-def _neighbour_direction(centres: np.ndarray) -> complex | None:
+def _neighbour_direction(centres: np.ndarray, tol: float = NormaliseConfig.neighbour_tol) -> complex | None:
     """The doubled-angle phasor of the direction most tiles' vectors to their
     nearest neighbour share (None under three tiles, or when fewer than half
-    agree): the mode, then the mean of the vectors within ``NEIGHBOUR_TOL``
+    agree): the mode, then the mean of the vectors within ``tol``
+    (``NormaliseConfig.neighbour_tol``)
     degrees of it, so a few wrong neighbours (a tile found twice, one above
     the other) do not turn the rack.
 
@@ -113,24 +115,12 @@ def _neighbour_direction(centres: np.ndarray) -> complex | None:
     np.fill_diagonal(dist, np.inf)
     v = d[np.arange(n), dist.argmin(1)]
     z = np.exp(2j * np.arctan2(v[:, 1], v[:, 0]))
-    near = np.abs(np.angle(z[:, None] / z[None, :])) <= np.radians(2 * NEIGHBOUR_TOL)  # doubled angles
+    near = np.abs(np.angle(z[:, None] / z[None, :])) <= np.radians(2 * tol)  # doubled angles
     best = near[int(near.sum(1).argmax())]
     if best.sum() < 0.5 * n:
         return None
     mean = complex(z[best].mean())
     return mean / abs(mean)
-
-
-#: Neighbour directions within this many degrees of the commonest one agree with it.
-NEIGHBOUR_TOL = 12.0
-
-
-#: A tile's width over its height: Okey tiles are 0.6-0.76 (the renderer's
-#: range), Rummikub's about 0.72.
-TILE_ASPECT = 0.7
-#: Below this mean elongation (long side over short, less 1) the boxes are
-#: too near square to say which side is a tile's width.
-ELONGATED = 0.08
 
 
 @dataclass(frozen=True, eq=False)

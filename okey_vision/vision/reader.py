@@ -255,13 +255,13 @@ class RackReader:
         first = det(view.image)
         back = view.inverse
         mapped = [d.mapped(back) for d in first]
-        better = estimate_pose([d.quad for d in mapped])
+        better = estimate_pose([d.quad for d in mapped], cfg)
         if better is not None and ((better.aligned and (not seen.pose.aligned or _departs(better, seen.pose, cfg)))
                                    or view.cuts([d.quad for d in first])):
             view = normalise(img, better, cfg, _corners(mapped))
             first = det(view.image)
         found = self.detect_view(view, first, mirror=self._needs_mirror(view, first))
-        return seen, view, found, estimate_pose([d.quad for d in found])
+        return seen, view, found, estimate_pose([d.quad for d in found], cfg)
 
     def _needs_mirror(self, view: View, first: Sequence[Detection]) -> bool:
         """Whether the view is read mirrored too: not for a level, close rack

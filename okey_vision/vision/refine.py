@@ -183,8 +183,8 @@ def refine_quad(img: np.ndarray, quad: Quad, c: RefineConfig = DEFAULT) -> tuple
             src = cv2.blur(img[y0:y1, x0:x1], (k, k))
             m = m @ np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
     patch = cv2.warpPerspective(src, m, (pw, ph), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    cy0, cy1 = int(my + 0.25 * c.patch_h), int(my + 0.75 * c.patch_h)
-    cx0, cx1 = int(mx + 0.2 * tw), int(mx + 0.8 * tw) + 1
+    cy0, cy1 = int(my + c.centre_rows[0] * c.patch_h), int(my + c.centre_rows[1] * c.patch_h)
+    cx0, cx1 = int(mx + c.centre_cols[0] * tw), int(mx + c.centre_cols[1] * tw) + 1
     f = face_likeness(patch, (slice(cy0, cy1), slice(cx0, cx1)), c)
     gv, gh = edge_maps(f, c)
     tl, tr, br, bl = rect
