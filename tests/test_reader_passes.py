@@ -9,6 +9,7 @@ cv2 = pytest.importorskip("cv2")
 pytest.importorskip("onnxruntime")
 
 from okey_vision.vision import detect  # noqa: E402
+from okey_vision.vision.config import DEFAULT  # noqa: E402
 from okey_vision.vision.normalise import turn_matrix  # noqa: E402
 from okey_vision.vision.reader import RackReader  # noqa: E402
 from okey_vision.vision.reads import APART, rack_order  # noqa: E402
@@ -28,7 +29,8 @@ def level_rack() -> np.ndarray:
 
 @pytest.fixture(scope="module")
 def reader() -> RackReader:
-    return RackReader(calibration=False)
+    # the one-pass rule is off by default (it did not carry over to the real report part): these tests switch it on
+    return RackReader(calibration=False, config=DEFAULT.with_settings(["detect.one_pass=True"]))
 
 
 def passes(reader: RackReader, img: np.ndarray, monkeypatch) -> tuple[list[str], list[dict]]:

@@ -265,12 +265,13 @@ class RackReader:
 
     def _needs_mirror(self, view: View, first: Sequence[Detection]) -> bool:
         """Whether the view is read mirrored too: not for a level, close rack
-        whose first pass is sure of every box (``DetectConfig.one_pass_*``)."""
+        whose first pass is sure of every box, with ``DetectConfig.one_pass``
+        on (``DetectConfig.one_pass_*``)."""
         cfg = self.config.detect
         pose = view.pose
         if not cfg.mirror:
             return False
-        if pose is None or not pose.aligned or not first:
+        if not cfg.one_pass or pose is None or not pose.aligned or not first:
             return True
         level = abs((pose.angle + 90.0) % 180.0 - 90.0) <= cfg.one_pass_angle
         close = pose.tile_height >= cfg.one_pass_px
