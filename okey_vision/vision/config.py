@@ -495,48 +495,81 @@ class RackConfig:
 
 @dataclass(frozen=True)
 class FlagConfig:
-    """When a read is flagged for the player to confirm.
+    """When a read is flagged for the player to confirm: it is probably wrong.
 
-    Chosen on the real-pixel choose part with the rule kept since the reader became a pipeline:
-    of the rules flagging every wrong or false read there, the most
-    sensitive flagging at most 5 % of the right reads (half the 10 % the
-    product allows: the photos that judge it are few and differ). With the
-    view detector the choose part has 4 wrong reads in 594 views; the rule
-    kept flags them and 5.0 % of the right reads there (0.97 / 0.995 / 0.02
-    flagged the same 452 right reads; the tie went to the higher threshold).
-    The previous rule, 0.93 / 0.99 / 0.1, flagged 2.2 % of right reads on
-    the choose part and 71.9 % of wrong reads on the report part.
+    Two witnesses: the classifiers (how sure of the face, and whether the
+    tile reads alike both ways up) and the detector (how sure a tile lies in
+    the box at all, next to the photo's other boxes). On the real-pixel
+    choose part (its views with turns 90/180/270 and the kinds as-is, turned,
+    framed, side, warm-dim, and 21 more turns with the kinds turned, farther,
+    closer, closer-turned: 8 wrong reads among 10 027) every wrong read but
+    one scored its box under 0.92 of the photo's median box (0.60-0.92), and
+    0.5 % of the right reads under 0.87: a box on the rack's edge, on part of
+    a tile or over two is one the detector doubts, however sure the
+    classifiers are of a face in it. Of the rules flagging all 8 wrong reads
+    there, this one (round thresholds a player can be told) flags 2.7 % of
+    the right reads; the rule before (0.98 / 0.995 / 0.2, the classifiers
+    alone) flagged 5.0 %, and 6.3 % / 10.6 % of the choose / report parts'
+    right reads with the shipped kinds. The choose part's budget was a
+    quarter of the product's 10 %: the report part flagged 1.7 times the
+    choose part's share under the rule before.
 
-    Checked by a method that holds out (``okey_vision/eval/flags.py``;
-    ``python benchmarks/flags.py --kinds as-is,warm-dim``): the rule fitted
-    by split conformal calibration on the choose part alone (its reads and
-    its hard crops: corners moved as a detector's are when it errs), 0.6 /
-    0.95 / 0.2, flagged 91.5 / 81.7 / 88.6 % of the hard crops' wrong reads
-    (choose / Okey rack / report) and 0.6 / 0.0 / 0.8 % of the right reads,
-    but neither of the report part's 2 real wrong reads; this rule flagged
-    both, and 10.5 / 14.3 / 13.8 % of the right reads. Hard crops are wrong
-    at lower confidence than real misreads, so the fit did not carry over
-    and this rule stays.
+    Fitting the classifiers' thresholds alone by split conformal calibration
+    on the choose part's reads and hard crops (``okey_vision/eval/flags.py``,
+    ``python benchmarks/flags.py``) did not carry over: hard crops are wrong
+    at lower confidence than real misreads.
     """
 
-    #: Below this confidence a read is flagged ...
-    low_confidence: float = 0.98
+    #: Below this confidence a read is flagged (the classifiers unsure of its face) ...
+    low_confidence: float = 0.9
     #: ... and below this one too when the tile's two ways up disagree by
     #: more than ``turn_doubt`` nats: a tile read right reads alike both ways
-    #: up (the number model was trained on turned crops), a misread one often does not.
+    #: up (the number model was trained on turned crops), a misread one often does not ...
     doubt_confidence: float = 0.995
     turn_doubt: float = 0.2
+    #: ... and, however sure the classifiers are, when the detector scored its
+    #: box under this share of the photo's median box (``TileRead.detection``).
+    weak_box: float = 0.9
+    #: A read without the detector's score (one made elsewhere) is flagged
+    #: below this confidence instead of ``low_confidence``: the rule chosen
+    #: on the classifiers alone, before the box's score was kept.
+    alone_confidence: float = 0.98
 
-    def flag(self, confidence: float, turn: float | None) -> bool:
-        """Whether a read of this ``confidence`` and 0/180 evidence ``turn``
-        (None: unknown) is flagged.
+    def flag(self, confidence: float, turn: float | None, detection: float | None = None) -> bool:
+        """Whether a read of this ``confidence``, 0/180 evidence ``turn`` and
+        box score ``detection`` (a share of the photo's median box; None:
+        unknown) is flagged.
 
-        >>> FlagConfig().flag(0.99, None), FlagConfig().flag(0.99, 0.5), FlagConfig().flag(0.5, 0.0)
+        >>> rule = FlagConfig()
+        >>> rule.flag(0.95, 0.0, 1.0), rule.flag(0.95, 0.0, None), rule.flag(0.999, 0.0, 0.8)
         (False, True, True)
+        >>> rule.flag(0.99, 0.5, 1.0), rule.flag(0.5, 0.0, 1.0)
+        (True, True)
         """
-        doubt = turn is not None and turn > self.turn_doubt and confidence < self.doubt_confidence
-        return confidence < self.low_confidence or doubt
+        return confidence < (self.alone_confidence if detection is None else self.low_confidence) or bool(
+            self.why(confidence, turn, detection))
 
+    def why(self, confidence: float, turn: float | None, detection: float | None = None) -> str:
+        """Why a read is flagged beyond its confidence (its box doubted, its
+        ways up differing), "" when nothing beyond it is wrong.
+
+        >>> print(FlagConfig().why(0.999, 0.0, 0.72))
+        the detector doubts a tile lies here (its box scored 72 % of the photo's median box)
+        >>> FlagConfig().why(0.99, 0.5, 1.0), FlagConfig().why(0.5, 0.0, 1.0)
+        ('the tile reads differently upside down', '')
+        """
+        out = []
+        if detection is not None and detection < self.weak_box:
+            out.append(WEAK_BOX_REASON.format(share=f"{detection:.0%}".replace("%", " %")))
+        if turn is not None and turn > self.turn_doubt and confidence < self.doubt_confidence:
+            out.append(TURN_REASON)
+        return "; ".join(out)
+
+
+#: Why a read whose box the detector doubts is flagged.
+WEAK_BOX_REASON = "the detector doubts a tile lies here (its box scored {share} of the photo's median box)"
+#: Why a read whose two ways up disagree is flagged.
+TURN_REASON = "the tile reads differently upside down"
 
 #: Why every read of a greyscale photo is flagged.
 GREYSCALE_REASON = "greyscale photo: tile colours cannot be read"
@@ -597,6 +630,6 @@ def _value(raw: str, current: Any, item: str) -> Any:
 #: The shipped settings.
 DEFAULT = ReaderConfig()
 
-__all__ = ["DEFAULT", "GREYSCALE_REASON", "CalibrationConfig", "ClassifyConfig", "CropConfig", "DecideConfig",
-           "DetectConfig", "FlagConfig", "FuseConfig", "GeometryConfig", "LookConfig", "NormaliseConfig", "OrderConfig",
-           "RackConfig", "ReaderConfig", "RectifyConfig", "RefineConfig"]
+__all__ = ["DEFAULT", "GREYSCALE_REASON", "TURN_REASON", "WEAK_BOX_REASON", "CalibrationConfig", "ClassifyConfig",
+           "CropConfig", "DecideConfig", "DetectConfig", "FlagConfig", "FuseConfig", "GeometryConfig", "LookConfig",
+           "NormaliseConfig", "OrderConfig", "RackConfig", "ReaderConfig", "RectifyConfig", "RefineConfig"]

@@ -58,7 +58,7 @@ from okey_vision.vision.calibration import (
     models_key,
 )
 from okey_vision.vision.classify import Classifier, FaceReads, face_probs
-from okey_vision.vision.config import DEFAULT, GREYSCALE_REASON, NormaliseConfig, ReaderConfig
+from okey_vision.vision.config import DEFAULT, GREYSCALE_REASON, FlagConfig, NormaliseConfig, ReaderConfig
 from okey_vision.vision.crops import aligned, grown, have_ink, is_greyscale, work_image
 from okey_vision.vision.decide import decide
 from okey_vision.vision.detect import Detection, Detector, dedupe
@@ -343,7 +343,7 @@ class RackReader:
         faces = faces.keep(keep).mapped(back)
         fitted = [None if f is None else f @ back[:, :2].T + back[:, 2] for f, k in zip(fitted, keep, strict=True) if k]
         clock("classify")
-        reads, rack = self._reads(img, faces, fitted, indicator, consistent)
+        reads, rack = self._reads(img, faces, fitted, [d.score for d in faced], indicator, consistent)
         clock("order")
         trace = ReadTrace(seen, view, pose, tuple(found), tuple(uncut), tuple(inked), tuple(faced), tuple(clock.laps),
                           rack)
@@ -359,7 +359,7 @@ class RackReader:
             out.append(q if moved else None)
         return out
 
-    def _reads(self, img: np.ndarray, faces: FaceReads, fitted: list[np.ndarray | None],
+    def _reads(self, img: np.ndarray, faces: FaceReads, fitted: list[np.ndarray | None], scores: list[float],
                indicator: Tile | str | None, consistent: bool) -> tuple[list[TileRead], bool]:
         """The reads of the kept detections: corners, ranked faces, flags, rows
         and rack order; none when no rack shows (:mod:`~okey_vision.vision.rack`),
@@ -368,7 +368,9 @@ class RackReader:
         h, w = img.shape[:2]
         reason = GREYSCALE_REASON if is_greyscale(img) else ""
         reads = []
-        for p, q, f, t in zip(faces.probs, faces.quads, fitted, faces.turn, strict=True):
+        # each box's score next to the photo's median box: a photo framed far or lit dim scores every box lower
+        typical = float(np.median(scores)) if scores else 1.0
+        for p, q, f, t, s in zip(faces.probs, faces.quads, fitted, faces.turn, scores, strict=True):
             if cfg.crop.report_refined and f is not None:  # the tile's own outline, turned the way it was read
                 q = grown(aligned(f, q), cfg.crop.grow_tall, cfg.crop.grow_wide)
             top = np.argsort(-p)[:cfg.classify.top_k]
@@ -377,13 +379,13 @@ class RackReader:
             reads.append(TileRead(box=(x1, y1, x2, y2), tile=alts[0][0],
                                   confidence=alts[0][1], alternatives=alts,
                                   quad=tuple((round(float(x), 1), round(float(y), 1)) for x, y in q),
-                                  reason=reason, turn=round(float(t), 3)))
+                                  reason=reason, turn=round(float(t), 3),
+                                  detection=round(float(s) / max(typical, 1e-6), 3)))
         racks = on_racks(fit_rows(assign_rows(reads, cfg.order), cfg.geometry, (w, h)), cfg.rack)
         reads = list(racks.reads)
         if consistent:
             reads = decide(reads, indicator, cfg.decide)
-        return [replace(r, order=i, flagged=cfg.flags.flag(r.confidence, r.turn))
-                for i, r in enumerate(rack_order(reads))], racks.rack
+        return [_flagged(r, i, cfg.flags) for i, r in enumerate(rack_order(reads))], racks.rack
 
     def read_photo(self, photo: Photo, *, indicator: Tile | str | None = None,
                    consistent: bool = True) -> list[TileRead]:
@@ -391,6 +393,13 @@ class RackReader:
         in the *input's* pixels (whatever shrinking the decoding did)."""
         reads = self.read(photo.image, indicator=indicator, consistent=consistent)
         return [r.scaled(1 / photo.scale) for r in reads]
+
+
+def _flagged(r: TileRead, order: int, rule: FlagConfig) -> TileRead:
+    """A read with its place in rack order and its flag, the flag's cause beyond its confidence in its reason."""
+    why = rule.why(r.confidence, r.turn, r.detection)
+    reason = f"{r.reason}; {why}" if r.reason and why else r.reason or why
+    return replace(r, order=order, flagged=rule.flag(r.confidence, r.turn, r.detection), reason=reason)
 
 
 def _corners(dets: Sequence[Detection]) -> np.ndarray:

@@ -42,8 +42,13 @@ class TileRead:
     #: ratio of its best face probability read at 0 and at 180 degrees; None:
     #: unknown). Near 0 when both ways read the same face alike.
     turn: float | None = field(default=None, compare=False)
+    #: How sure the detector is that a tile lies in the box, next to the
+    #: photo's other boxes: its score over their median (1: as sure as of a
+    #: typical tile of the photo; None: unknown). Low on a box over the rack's
+    #: edge, on part of a tile or over two, however sure the classifiers are of a face there.
+    detection: float | None = field(default=None, compare=False)
     #: Whether the reader flagged the read for the player to confirm (its
-    #: ``FlagConfig``); None: by the default rule from ``confidence`` and ``turn``.
+    #: ``FlagConfig``); None: by the default rule from ``confidence``, ``turn`` and ``detection``.
     flagged: bool | None = field(default=None, compare=False)
 
     @property
@@ -54,8 +59,9 @@ class TileRead:
     @property
     def low_confidence(self) -> bool:
         """True when the read should be confirmed by the player."""
-        flagged = DEFAULT_FLAGS.flag(self.confidence, self.turn) if self.flagged is None else self.flagged
-        return flagged or bool(self.reason)
+        if self.flagged is not None:
+            return self.flagged or bool(self.reason)
+        return DEFAULT_FLAGS.flag(self.confidence, self.turn, self.detection) or bool(self.reason)
 
     @property
     def center(self) -> tuple[float, float]:

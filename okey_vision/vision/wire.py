@@ -176,6 +176,7 @@ def read_to_dict(r: TileRead) -> dict[str, Any]:
         "along": float(r.along) if r.along is not None else None,
         "reason": r.reason,
         "turn": float(r.turn) if r.turn is not None else None,
+        "detection": float(r.detection) if r.detection is not None else None,
         "flagged": bool(r.flagged) if r.flagged is not None else None,
     }
 
@@ -189,6 +190,7 @@ def read_from_dict(d: dict[str, Any]) -> TileRead:
                     row=int(d["row"]), order=int(d["order"]), quad=quad,
                     along=float(d["along"]) if d.get("along") is not None else None, reason=str(d.get("reason", "")),
                     turn=float(d["turn"]) if d.get("turn") is not None else None,
+                    detection=float(d["detection"]) if d.get("detection") is not None else None,
                     flagged=bool(d["flagged"]) if d.get("flagged") is not None else None)
 
 
