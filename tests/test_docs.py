@@ -217,8 +217,9 @@ def _architecture_figures() -> list[tuple[str, str, float]]:
     text = " ".join((ROOT / "docs" / "architecture.md").read_text(encoding="utf-8").split())  # lines joined
     quoted = [  # (what, the sentence with its figures as groups, the config's values in order)
         ("flag rule", r"`FlagConfig.flag`: below ([\d.]+) confidence, or below ([\d.]+) when the two ways up "
-                      r"differ by more than ([\d.]+) nats",
-         (FlagConfig.low_confidence, FlagConfig.doubt_confidence, FlagConfig.turn_doubt)),
+                      r"differ by more than ([\d.]+) nats, or \(however sure\) when its box scored under ([\d.]+) "
+                      r"of the photo's median box",
+         (FlagConfig.low_confidence, FlagConfig.doubt_confidence, FlagConfig.turn_doubt, FlagConfig.weak_box)),
         ("look border", r"grey border \((\d+) % of the long side", (LookConfig.border * 100,)),
         ("view tile height", r"scaled so a tile is (\d+) px tall", (NormaliseConfig.tile_height,)),
         ("view settles", r"`NormaliseConfig.settle_angle`, (\d+) degrees; size off by more than `settle_size`, (\d+) %",

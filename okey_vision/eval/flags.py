@@ -62,12 +62,15 @@ TURN_GRID = (0.1, 0.2, 0.5, 1.0, 2.0)
 
 @dataclass(frozen=True)
 class FlagCase:
-    """One read, as the flag rule sees it: its part, whether it is right, its confidence and 0/180 evidence."""
+    """One read, as the flag rule sees it: its part, whether it is right, its
+    confidence and 0/180 evidence, and its box's score over the photo's
+    median (None: unknown, as for a hard crop: its corners were moved by hand)."""
 
     part: str
     right: bool
     confidence: float
     turn: float
+    detection: float | None = None
 
 
 @dataclass(frozen=True)
@@ -82,7 +85,7 @@ class FlagRates:
 
 def read_cases(scored: Iterable[Scored], part: str) -> list[FlagCase]:
     """The flag cases of scored views: every scored read (false reads are wrong)."""
-    return [FlagCase(part, ok, conf, turn) for s in scored for _, ok, conf, turn, _ in s.flags]
+    return [FlagCase(part, ok, conf, turn, box) for s in scored for _, ok, conf, turn, _, box in s.flags]
 
 
 def moved(quad: np.ndarray, along: float, across: float, scale: float) -> np.ndarray:
@@ -140,8 +143,8 @@ def hard_crop_cases(classify: Any, view: RealView, reads: Sequence[Any], part: s
 
 def flag_rates(cases: Sequence[FlagCase], rule: FlagConfig) -> FlagRates:
     """How ``rule`` flags ``cases``."""
-    wrong = [rule.flag(c.confidence, c.turn) for c in cases if not c.right]
-    right = [rule.flag(c.confidence, c.turn) for c in cases if c.right]
+    wrong = [rule.flag(c.confidence, c.turn, c.detection) for c in cases if not c.right]
+    right = [rule.flag(c.confidence, c.turn, c.detection) for c in cases if c.right]
     return FlagRates(sum(wrong) / max(len(wrong), 1), sum(right) / max(len(right), 1), len(wrong), len(right))
 
 
@@ -159,11 +162,12 @@ def fit_flags(wrong: Sequence[FlagCase], right: Sequence[FlagCase], target: floa
     for low in LOW_GRID:
         for doubt in DOUBT_GRID:
             for turn in TURN_GRID if doubt > low else (TURN_GRID[-1],):
-                rule = FlagConfig(low_confidence=low, doubt_confidence=max(doubt, low), turn_doubt=turn)
-                caught = sum(rule.flag(c.confidence, c.turn) for c in wrong)
+                # the classifiers' thresholds alone (hard crops have no box score), no box doubted
+                rule = FlagConfig(low_confidence=low, doubt_confidence=max(doubt, low), turn_doubt=turn, weak_box=0.0)
+                caught = sum(rule.flag(c.confidence, c.turn, c.detection) for c in wrong)
                 if caught < need:
                     continue
-                key = (sum(rule.flag(c.confidence, c.turn) for c in right), -caught, low, doubt)
+                key = (sum(rule.flag(c.confidence, c.turn, c.detection) for c in right), -caught, low, doubt)
                 if best is None or key < best[0]:
                     best = (key, rule)
     if best is None:  # no rule of the grid is strict enough: flag every read below the top of the grid
@@ -174,8 +178,9 @@ def fit_flags(wrong: Sequence[FlagCase], right: Sequence[FlagCase], target: floa
 def flag_table(name: str, rule: FlagConfig, reads_by: dict[str, list[FlagCase]],
                hard_by: dict[str, list[FlagCase]]) -> list[str]:
     """A rule's rates, per part, on its reads and its hard crops (markdown lines)."""
-    out = [f"\n### {name}: below {rule.low_confidence}, or below {rule.doubt_confidence} "
-           f"when the ways up differ by > {rule.turn_doubt}\n",
+    out = [f"\n### {name}: below {rule.low_confidence}, "
+           f"or below {rule.doubt_confidence} when the ways up differ by > {rule.turn_doubt}, "
+           f"or a box under {rule.weak_box} of the photo's median\n",
            "| part | cases | wrong | wrong flagged | right | right flagged |", "|---|---|---|---|---|---|"]
     for part in sorted(reads_by):
         for label, cases in (("reads", reads_by[part]), ("hard crops", hard_by.get(part, []))):

@@ -348,15 +348,16 @@ class Scored:
     misses: int = 0         # labels with no read
     exact: bool = False
     ious: list[float] = field(default_factory=list)
-    #: (flagged, right, confidence, 0/180 evidence, second-best probability) for every scored read
-    flags: list[tuple[bool, bool, float, float, float]] = field(default_factory=list)
+    #: (flagged, right, confidence, 0/180 evidence, second-best probability,
+    #: box score over the photo's median or None) for every scored read
+    flags: list[tuple[bool, bool, float, float, float, float | None]] = field(default_factory=list)
     got: str = ""
 
 
-def flag_row(read, right: bool) -> tuple[bool, bool, float, float, float]:
+def flag_row(read, right: bool) -> tuple[bool, bool, float, float, float, float | None]:
     """What the flag calibration looks at for one read."""
     second = read.alternatives[1][1] if len(read.alternatives) > 1 else 0.0
-    return (read.low_confidence, right, read.confidence, read.turn or 0.0, second)
+    return (read.low_confidence, right, read.confidence, read.turn or 0.0, second, read.detection)
 
 
 def score_view(view: RealView, reads: Sequence) -> Scored:

@@ -528,12 +528,9 @@ class FlagConfig:
     doubt_confidence: float = 0.995
     turn_doubt: float = 0.2
     #: ... and, however sure the classifiers are, when the detector scored its
-    #: box under this share of the photo's median box (``TileRead.detection``).
+    #: box under this share of the photo's median box (``TileRead.detection``;
+    #: a read without it, one made elsewhere, is judged by the classifiers alone).
     weak_box: float = 0.9
-    #: A read without the detector's score (one made elsewhere) is flagged
-    #: below this confidence instead of ``low_confidence``: the rule chosen
-    #: on the classifiers alone, before the box's score was kept.
-    alone_confidence: float = 0.98
 
     def flag(self, confidence: float, turn: float | None, detection: float | None = None) -> bool:
         """Whether a read of this ``confidence``, 0/180 evidence ``turn`` and
@@ -541,13 +538,10 @@ class FlagConfig:
         unknown) is flagged.
 
         >>> rule = FlagConfig()
-        >>> rule.flag(0.95, 0.0, 1.0), rule.flag(0.95, 0.0, None), rule.flag(0.999, 0.0, 0.8)
-        (False, True, True)
-        >>> rule.flag(0.99, 0.5, 1.0), rule.flag(0.5, 0.0, 1.0)
-        (True, True)
+        >>> rule.flag(0.95, 0.0, 1.0), rule.flag(0.999, 0.0, 0.8), rule.flag(0.99, 0.5, 1.0), rule.flag(0.5, 0.0)
+        (False, True, True, True)
         """
-        return confidence < (self.alone_confidence if detection is None else self.low_confidence) or bool(
-            self.why(confidence, turn, detection))
+        return confidence < self.low_confidence or bool(self.why(confidence, turn, detection))
 
     def why(self, confidence: float, turn: float | None, detection: float | None = None) -> str:
         """Why a read is flagged beyond its confidence (its box doubted, its
