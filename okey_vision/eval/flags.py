@@ -1,10 +1,11 @@
 """Flags that carry over: the flag rule fitted on one part of the real pixels
 and checked on the others.
 
-A flag should mean "this tile is probably wrong". The rule
-(:class:`~okey_vision.vision.config.FlagConfig`: a read is flagged below a
-confidence, or below a higher one when its two ways up disagree) is fitted
-on one part only (the held-out Rummikub photos that choose) and reported on
+A flag should mean "this tile is probably wrong". The classifiers' part of
+the rule (:class:`~okey_vision.vision.config.FlagConfig`: a read is flagged
+below a confidence, or below a higher one when its two ways up disagree;
+the detector's doubt of a box is its other part, and a hard crop has no
+detector's score) is fitted on one part only (the held-out Rummikub photos that choose) and reported on
 the parts it never saw (the real Okey rack; the Rummikub photos that
 report), as share of wrong reads flagged and share of right reads flagged.
 
