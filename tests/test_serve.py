@@ -60,7 +60,8 @@ def test_the_wire_carries_pixels_and_every_field_of_the_reads():
     back = wire.reads_from_json(wire.reads_to_json(reads))
     assert back == reads and every_field(back) == every_field(reads)
     assert all(a.turn == b.turn and a.quad == b.quad and a.along == b.along and a.flagged == b.flagged
-               for a, b in zip(back, reads, strict=True))
+               and a.detection == b.detection for a, b in zip(back, reads, strict=True))
+    assert all(r.detection is not None for r in reads)  # the flag rule's box evidence travels too
     request = wire.decode_request(wire.encode_request(wire.ReadRequest(image, reads[0].tile, False)))
     assert np.array_equal(request.image, image) and request.indicator == reads[0].tile and not request.consistent
 
