@@ -242,6 +242,32 @@ def test_the_app_extra_pulls_in_no_ray_and_all_has_the_serve_extra():
     subprocess.run([sys.executable, "-c", code], check=True, env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=120)
 
 
+#: A Python that finds no Ray (an install without the serve extra), then runs pytest with its arguments.
+WITHOUT_RAY = """
+import sys
+
+class NoRay:
+    def find_spec(self, name, path=None, target=None):
+        if name == "ray" or name.startswith("ray."):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+sys.meta_path.insert(0, NoRay())
+import pytest
+sys.exit(pytest.main(sys.argv[1:]))
+"""
+
+
+def test_without_ray_the_doctests_leave_the_ray_modules_out():
+    run = [sys.executable, "-c", WITHOUT_RAY, "--collect-only", "-q", "-p", "no:cacheprovider",
+           "okey_vision/serve", "okey_vision/vision/wire.py"]
+    done = subprocess.run(run, capture_output=True, text=True, cwd=ROOT, timeout=300,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    said = done.stdout + done.stderr
+    assert done.returncode == 0 and "okey_vision/vision/wire.py" in said, said  # the rest is collected
+    assert "okey_vision/serve" not in said and "No module named 'ray'" not in said, said
+
+
 # ------------------------------------------------------------------ on one local Ray ---
 
 @pytest.fixture(scope="module")
