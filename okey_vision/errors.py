@@ -9,13 +9,21 @@ class OkeyError(ValueError):
     """Base class of every okey-vision domain error.
 
     ``key`` and ``fields`` say what went wrong in a form a translation can
-    use (the app's Turkish page, :func:`okey_vision.report.labels.error_message`);
+    use (the app's Turkish page, :func:`okey_vision.lang.error_message`);
     the message is the English sentence."""
 
     def __init__(self, message: str = "", key: str = "", **fields: object) -> None:
         super().__init__(message)
         self.key = key
         self.fields = fields
+
+    def said(self, lang: str = "en") -> str | None:
+        """This error's sentence in ``lang`` (without its full stop) where the
+        error's own module holds its words in both languages (the reader
+        service's, the check's, 101's); None where
+        :data:`okey_vision.lang.ERRORS_TR` says it by its key, which
+        :func:`okey_vision.lang.error_message` then does."""
+        return None
 
 
 class UnknownTileError(OkeyError):

@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterable, Mapping
 from enum import Enum
 
+from okey_vision.errors import OkeyError
 from okey_vision.tiles import COLOR_NAMES_TR, Tile, parse_tile
 
 
@@ -184,8 +185,23 @@ ERRORS_TR: dict[str, str] = {
 
 def error_message(exc: Exception, lang: Lang = Lang.EN) -> str:
     """A domain error for the player: its own English message, or its
-    Turkish sentence by the error's key (its tiles said in words)."""
+    Turkish sentence (its tiles said in words): the one the error says
+    itself where its words live beside it (:meth:`OkeyError.said`: the
+    reader service's, the check's, 101's), else the one of
+    :data:`ERRORS_TR` for the error's key.
+
+    >>> from okey_vision.yuzbir.rules import Hand101, rack101
+    >>> try:
+    ...     rack101(Hand101.of("r1 r2 r3", "k5"), "a.jpg")
+    ... except ValueError as exc:
+    ...     print(error_message(exc, Lang.TR))
+    a.jpg: ıstakada 3 taş okundu, ama 101'de ıstakada 21 taş, atmadan önce 22 taş olur; fotoğrafı bütün ıstaka \
+görünecek şekilde yeniden çek
+    """
     key = getattr(exc, "key", "")
+    said = exc.said(Lang.TR) if Lang.of(lang) is Lang.TR and isinstance(exc, OkeyError) else None
+    if said:
+        return in_words(said.rstrip("."), lang)
     if Lang.of(lang) is Lang.TR and key in ERRORS_TR:
         fields = dict(getattr(exc, "fields", {}))
         if isinstance(fields.get("formats"), str):  # the formats' list is joined in English: "BMP or TIFF"

@@ -61,6 +61,49 @@ def encode(tiles: Iterable[Tile], okey: Tile) -> tuple[int, int]:
     return x, w
 
 
+def _sets_of(i: int, free: int, w: int) -> tuple[tuple[int, int, int], ...]:
+    """The sets holding face ``i`` as their lowest real tile, with the higher
+    colours of its number in ``free`` (a bit each, lowest colour first) and
+    ``w`` okeys: (tiles taken, okeys taken, size). Partners come only from
+    higher colours (lower ones are gone), and okeys only once every free
+    colour of the number is in (an okey where a real tile is free can swap
+    with it)."""
+    others = [_ONE[j] for b, j in enumerate(range(i + 13, NUM_FACES, 13)) if free >> b & 1]
+    m = len(others)
+    full = (1 << m) - 1
+    out = []
+    for mask in range(1 << m):
+        taken = _ONE[i]
+        size = 1
+        for j in range(m):
+            if mask >> j & 1:
+                taken += others[j]
+                size += 1
+        top = min(w, 4 - size) if mask == full else 0
+        out += [(taken, k, size + k) for k in range(3 - size if size < 3 else 0, top + 1)]
+    return tuple(out)
+
+
+#: Each face's higher colours of its number, as count fields (0 where there is none): a set's partners.
+_HIGHER = [(*(_FIELD[j] for j in range(i + 13, NUM_FACES, 13)), 0, 0, 0)[:3] for i in range(NUM_FACES)]
+#: Every face's sets by the higher colours free (8 ways) and the okeys held (3 or more use as many as 3).
+_SETS = [[[_sets_of(i, free, w) for w in range(4)] for free in range(8)] for i in range(NUM_FACES)]
+
+
+def set_melds(x: int, w: int, i: int) -> tuple[tuple[int, int, int], ...]:
+    """Every set holding face ``i``, the lowest of ``x``, as its lowest real
+    tile: (tiles taken, okeys taken, size), read off a table made once. The
+    one enumeration of sets of both searches: the classic solver's (tiles
+    placed) and 101's opening (points laid).
+
+    >>> x, w = encode(parse_hand("r7 y7 b7 k2"), parse_tile("k2"))  # k2 the okey
+    >>> [(size, k) for _, k, size in set_melds(x, w, parse_tile("r7").index)]
+    [(3, 0), (4, 1)]
+    """
+    a, b, c = _HIGHER[i]
+    return _SETS[i][(1 if x & a else 0) | (2 if x & b else 0) | (4 if x & c else 0)][w if w < 3 else 3]
+
+
 def _moves(x: int, w: int) -> set[tuple[int, int, int]]:
     """Every meld holding the lowest face of ``x``: (state after, okeys after, size).
 
@@ -74,23 +117,9 @@ def _moves(x: int, w: int) -> set[tuple[int, int, int]]:
     one = _ONE
     field = _FIELD
     # A set, since okeys above or below a run (or in a set) often reach the same state.
-    out: set[tuple[int, int, int]] = set()
+    out = {(x - taken, w - k, size) for taken, k, size in set_melds(x, w, i)}
     add = out.add
     rest = x - one[i]
-    # Sets: partners come only from higher colours (lower ones are gone).
-    others = [one[j] for j in range(i + 13, NUM_FACES, 13) if x & field[j]]
-    m = len(others)
-    full = (1 << m) - 1
-    for mask in range(1 << m):
-        taken = 0
-        size = 1
-        for j in range(m):
-            if mask >> j & 1:
-                taken += others[j]
-                size += 1
-        top = min(w, 4 - size) if mask == full else 0
-        for k in range(3 - size if size < 3 else 0, top + 1):
-            add((rest - taken, w - k, size + k))
     # Runs with this tile at its own number, okeys only below it.
     base = c * 13 - 1  # face index of number p is base + p
     for below in range(min(w, n0) + 1):

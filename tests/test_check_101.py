@@ -43,6 +43,18 @@ def test_a_101_rack_that_does_not_open_says_how_far() -> None:
     assert "101 puandan" in v.why(Lang.TR)
 
 
+@pytest.mark.parametrize(("lang", "said"), [
+    (Lang.EN, "c.jpg: 15 tiles read on the rack, and a 101 rack holds 21 tiles, or 22 before its discard; take the "
+              "photo again with the whole rack in the frame"),
+    (Lang.TR, "c.jpg: ıstakada 15 taş okundu, ama 101'de ıstakada 21 taş, atmadan önce 22 taş olur; fotoğrafı "
+              "bütün ıstaka görünecek şekilde yeniden çek"),
+])
+def test_a_rack_of_other_than_21_or_22_tiles_is_not_judged_in_101(lang: Lang, said: str) -> None:
+    classic = "r1 r2 r3 y5 y6 y7 b9 b10 b11 k1 k2 k3 k4 k5 y1"  # a classic rack: a partial 101 read
+    v = judge(reads_of(classic, apart="b3"), "c.jpg", game=Game.ONE_OH_ONE)
+    assert v.kind == "error" and v.opening is None and v.why(lang) == said
+
+
 def test_the_house_options_reach_the_verdict() -> None:
     v = judge(reads_of(OPENS, apart="k5"), "a.jpg", game=Game.ONE_OH_ONE, options101=Options101(ace_after_13=False))
     assert v.opening is not None and v.opening.points < 162

@@ -140,6 +140,24 @@ def test_read_advise_101_of_a_classic_rack_is_one_sentence(capsys, lang, needle)
                              "--lang", lang)
     n = len(sample_truth()["hand"])  # the classic sample rack, read whole
     assert code == 2 and out == "" and err.count("\n") == 1 and needle.format(n=n) in err, err
+    # check --game 101 refuses the same rack with the same sentence (one check of a 101 rack)
+    code, out, _ = run_cli(capsys, "check", "okey_vision/data/sample_rack.jpg", "--game", "101", "--json",
+                           "--lang", lang)
+    row = json.loads(out)
+    assert code == 1 and row["error"] and "opening" not in row, row
+    assert row["why"].endswith(needle.format(n=n).rstrip(".")), row
+
+
+@pytest.mark.parametrize(("lang", "needle"), [
+    ("en", "a player offered r5 holds at most 21 tiles, before drawing; got 22 tiles: 'r10 r11 r12"),
+    ("tr", "yandan kırmızı 5 alabilecek oyuncunun elinde, çekmeden önce, en çok 21 taş olur; burada 22 taş var"),
+])
+def test_advise_101_offered_to_22_tiles_is_one_sentence(capsys, lang, needle) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = run_cli(capsys, "advise", "--game", "101", "-i", "k5", "--offered", "r5", "--lang", lang,
+                             *HAND22)
+    assert code == 2 and out == "" and err.count("\n") == 1 and needle in err, err
+    code, out, _ = run_cli(capsys, "advise", "--game", "101", "-i", "k5", "--offered", "r5", *HAND22[:21])
+    assert code == 0 and out.startswith(("Take r5", "Draw"))
 
 
 def test_read_refuses_101_options_without_the_game(capsys) -> None:  # type: ignore[no-untyped-def]

@@ -144,6 +144,76 @@ def test_the_read_command_falls_back_with_one_line_and_the_same_output():
     assert len(said) == 1 and said[0].startswith("The reader service at http://127.0.0.1:") and not local.stderr
 
 
+def _service_errors() -> list[wire.ServiceError]:
+    """One error of each kind the reader service's client meets (the service's own refusal inside one)."""
+    refusal = wire.error_to_json(wire.RequestTooLarge.sized(200 * 2**20, 128 * 2**20))
+    return [wire.ServiceError.of("malformed", why="a header of 9999 bytes"),
+            wire.RequestTooLarge.sized(3 * 2**20, 2**20),
+            wire.ServiceError.of("busy", url="http://club:8000", seconds="60"),
+            wire.ServiceError.of("failed", why="RuntimeError: out of memory"),
+            wire.ServiceError.of("no_cluster", address="ray://club:10001", why="connection refused"),
+            wire.error_from_json(refusal, "http://club:8000")]
+
+
+@pytest.mark.parametrize("error", _service_errors(), ids=lambda e: e.key)
+def test_the_services_errors_are_one_sentence_in_each_language(error):
+    from okey_vision.lang import Lang, error_message
+
+    english, turkish = error_message(error, Lang.EN), error_message(error, Lang.TR)
+    name = error.key.removeprefix("service.")
+    assert english == str(error) and "\n" not in turkish and not turkish.endswith(".")
+    if name != "refused":
+        assert turkish == wire.say(name, Lang.TR, **error.fields).rstrip(".")
+    else:  # the service's own reason is said in Turkish too, not quoted in English
+        assert turkish == ("http://club:8000 adresindeki okuyucu servisi fotoğrafı reddetti: " +
+                           wire.say("too_large", Lang.TR, mb=200.0, limit=128.0).rstrip("."))
+    assert not {"service", "photo", "request", "cannot"} & set(turkish.lower().split())
+
+
+class _Refusing(threading.Thread):
+    """A reader service that refuses every photo, as the service refuses one it cannot read (400, its sentence)."""
+
+    def __init__(self) -> None:
+        import http.server
+
+        refusal = wire.error_to_json(wire.ServiceError.of("malformed", why="a header of 9999 bytes"))
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                self._answer(200, json.dumps({"limit": LIMIT}).encode())
+
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers["content-length"]))
+                self._answer(400, refusal)
+
+            def _answer(self, status: int, body: bytes) -> None:
+                self.send_response(status)
+                self.send_header("content-length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        super().__init__(target=self.server.serve_forever, daemon=True)
+
+
+def test_the_read_command_says_the_services_refusal_in_turkish(monkeypatch, capsys):
+    pytest.importorskip("cv2")
+    refusing = _Refusing()
+    refusing.start()
+    try:
+        monkeypatch.setenv("OKEY_VISION_SERVER", f"http://127.0.0.1:{refusing.server.server_address[1]}")
+        code = main(["read", str(SAMPLE), "--lang", "tr"])
+    finally:
+        refusing.server.shutdown()
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert "adresindeki okuyucu servisi fotoğrafı reddetti: İstek okuyucu servisi için bir fotoğraf değil" in err
+    assert "refused" not in err and "request" not in err
+
+
 def _extras() -> dict[str, list[str]]:
     tomllib = pytest.importorskip("tomllib")
     return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
@@ -171,6 +241,32 @@ def test_the_app_extra_pulls_in_no_ray_and_all_has_the_serve_extra():
     code = ("import sys, okey_vision.vision.service, okey_vision.vision.wire, okey_vision.check.photos, "
             "okey_vision.cli; assert 'ray' not in sys.modules, 'ray imported'")
     subprocess.run([sys.executable, "-c", code], check=True, env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=120)
+
+
+#: A Python that finds no Ray (an install without the serve extra), then runs pytest with its arguments.
+WITHOUT_RAY = """
+import sys
+
+class NoRay:
+    def find_spec(self, name, path=None, target=None):
+        if name == "ray" or name.startswith("ray."):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+sys.meta_path.insert(0, NoRay())
+import pytest
+sys.exit(pytest.main(sys.argv[1:]))
+"""
+
+
+def test_without_ray_the_doctests_leave_the_ray_modules_out():
+    run = [sys.executable, "-c", WITHOUT_RAY, "--collect-only", "-q", "-p", "no:cacheprovider",
+           "okey_vision/serve", "okey_vision/vision/wire.py"]
+    done = subprocess.run(run, capture_output=True, text=True, cwd=ROOT, timeout=300,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    said = done.stdout + done.stderr
+    assert done.returncode == 0 and "okey_vision/vision/wire.py" in said, said  # the rest is collected
+    assert "okey_vision/serve" not in said and "No module named 'ray'" not in said, said
 
 
 # ------------------------------------------------------------------ on one local Ray ---

@@ -79,6 +79,22 @@ def test_take_or_draw(hand: str, offered: str, opened: str, table: list[str], ta
     assert a.lines(Lang.TR) and a.lines(Lang.EN)[0].startswith("Take" if take else "Draw")
 
 
+@pytest.mark.parametrize(("lang", "said"), [
+    (Lang.EN, "a player offered r5 holds at most 21 tiles, before drawing; got 22 tiles: 'r10 r11 r12 r13 "),
+    (Lang.TR, "yandan kırmızı 5 alabilecek oyuncunun elinde, çekmeden önce, en çok 21 taş olur; burada 22 taş "
+              "var: 'kırmızı 10 kırmızı 11 "),
+])
+def test_a_hand_offered_a_tile_holds_21_at_most(lang: Lang, said: str) -> None:
+    from okey_vision.errors import HandSizeError
+    from okey_vision.lang import error_message
+
+    assert len(OPENS.split()) == 22
+    assert advise101(OPENS.split()[:21], "k5", offered="r5").action in (Action101.TAKE, Action101.DRAW)
+    with pytest.raises(HandSizeError) as caught:  # 22 tiles is a hand that has drawn: no tile is offered to it
+        advise101(OPENS, "k5", offered="r5")
+    assert error_message(caught.value, lang).startswith(said)
+
+
 def test_turkish_advice_says_tiles_in_words() -> None:
     a = advise101(OPENS, "k5", table=table_melds(["r5 r6 r7"], "k5"))
     text = " ".join(a.lines(Lang.TR))

@@ -103,3 +103,14 @@ def test_tile_parse_roundtrip() -> None:
 def test_headline_in_both_languages(hand: str, en: str, tr: str) -> None:
     o = best_opening(hand, "k5")
     assert o.headline() == en and o.headline("tr") == tr and o.to_dict()["headline"] == en
+
+
+def test_the_classic_solver_and_the_opening_take_their_sets_from_one_table(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from okey_vision import solver
+    from okey_vision.tiles import NUM_FACES
+
+    hand, okey = parse_hand("r7 y7 b7 k7 y2"), parse_tile("b1")
+    assert solver.tiles_in_melds(hand, okey) == 4 and best_melds(hand, okey)[1] == 28
+    no_sets = [[[()] * 4 for _ in range(8)] for _ in range(NUM_FACES)]
+    monkeypatch.setattr(solver, "_SETS", no_sets)  # the one enumeration of sets, emptied: neither search finds one
+    assert solver.tiles_in_melds(hand, okey) == 0 and best_melds(hand, okey)[1] == 0

@@ -31,13 +31,13 @@ from okey_vision.check import text
 from okey_vision.coach import distance as coach_distance
 from okey_vision.coach.text import distance_text, finish_headline
 from okey_vision.errors import OkeyError, clip
-from okey_vision.lang import Lang, count, tiles_words
+from okey_vision.lang import Lang, count, error_message, tiles_words
 from okey_vision.scoring import COUNTDOWN, Scheme, check_scheme
 from okey_vision.solver import Arrangement, Declaration, Finish, arrange, declare
 from okey_vision.tiles import HAND_SIZE, MAX_HAND, Game, Hand, Tile, okey_of, parse_tile
 from okey_vision.vision.reads import APART, TileRead, hand_from_reads, indicator_read, rack_order
 from okey_vision.yuzbir.opening import Opening, best_opening
-from okey_vision.yuzbir.rules import Hand101, Opened, Options101
+from okey_vision.yuzbir.rules import Opened, Options101, rack101
 
 
 class Source(str, Enum):
@@ -66,6 +66,10 @@ class CheckError(OkeyError):
     def of(cls, key: str, **fields: object) -> CheckError:
         """The error ``key`` with its English sentence."""
         return cls(text.say(key, Lang.EN, **fields).rstrip("."), f"check.{key}", **fields)
+
+    def said(self, lang: str = "en") -> str | None:
+        """The sentence in ``lang``."""
+        return text.error_text(self, Lang.of(lang))
 
 
 # Frozen: one photo's whole verdict, made once in the worker that read it.
@@ -161,7 +165,7 @@ class Verdict:
         """One sentence: the finish (discard, melds or pairs, points), why the
         hand cannot be declared and how far it is, or the error."""
         if self.failure is not None:
-            return text.error_text(self.failure, lang) or self.error
+            return text.error_text(self.failure, lang) or " ".join(error_message(self.failure, lang).split())
         if self.opening is not None:
             return self.opening.headline(lang)
         assert self.hand is not None and self.declaration is not None
@@ -226,7 +230,8 @@ def judge(reads: Sequence[TileRead], photo: str, indicator: Tile | str | None = 
     (never one that shows its own). Errors (no tiles, no indicator, a hand
     that breaks the tile set) make a verdict with its ``failure``, never an
     exception. ``app``: the no-indicator error says so as the page would.
-    ``game``: in 101 the hand (up to 22 tiles) is judged by its best opening."""
+    ``game``: in 101 the rack (21 or 22 tiles, else the error of
+    :func:`~okey_vision.yuzbir.rules.rack101`) is judged by its best opening."""
     scheme = check_scheme(scheme)
     reads = tuple(rack_order(reads))
     seen = indicator_read([r for r in reads if r.row == APART])
@@ -245,8 +250,9 @@ def judge(reads: Sequence[TileRead], photo: str, indicator: Tile | str | None = 
         return _failed(base, CheckError.of(key, name=name, stem=clip(PurePath(photo).stem)))
     try:
         ind = parse_tile(indicator)
+        hand: Hand
         if game is Game.ONE_OH_ONE:
-            hand = Hand101.of(hand_from_reads(reads, ind, game=game))
+            hand = rack101(hand_from_reads(reads, ind, game=game), name)  # 21-22 tiles, as read --game 101
         else:
             hand = hand_from_reads(reads, ind)  # the one way a hand is built (Hand.of)
     except OkeyError as exc:

@@ -26,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help='tiles seen on the discard piles (not the offered one), as one '
                              'argument: --seen "k5 y1" or --seen k5,y1 (may be repeated)')
     parser.add_argument("--offered", default=None, metavar="TILE",
-                        help="with 14 tiles: the tile the previous player just discarded")
+                        help="with 14 tiles (101: 21 at most): the tile the previous player just discarded")
     parser.add_argument("--scheme", choices=SCHEMES, default=COUNTDOWN, help="scoring scheme")
     add_game(parser)
     parser.add_argument("--table", action="append", default=[], metavar='"TILE TILE TILE"',

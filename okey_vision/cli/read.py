@@ -140,19 +140,13 @@ def read101(held: Hand, out: dict, args: argparse.Namespace, lang: Lang) -> str:
     """The 101 opening (``--solve``) or advice (``--advise``) of the rack
     read, added to ``out`` as ``solve --game 101 --json`` and ``advise --game
     101 --json`` print them; their lines. A rack of other than 21-22 tiles is
-    refused in one sentence (a partial read would be advised as a hand)."""
-    from okey_vision.cli.common import CliError, options101
-    from okey_vision.lang import count
-    from okey_vision.tiles import Game
+    refused in one sentence (:func:`~okey_vision.yuzbir.rules.rack101`)."""
+    from okey_vision.cli.common import options101
     from okey_vision.yuzbir import advise101, best_opening
     from okey_vision.yuzbir.lines import solve_lines101
-    from okey_vision.yuzbir.text import say as say101
+    from okey_vision.yuzbir.rules import rack101
 
-    game = Game.ONE_OH_ONE
-    n = len(held.tiles)
-    if n not in (game.hand_size, game.max_hand):
-        raise CliError(say101("read_rack_size", lang, photo=out["photo"], n=count(n, "tile", lang),
-                              hand=game.hand_size, most=game.max_hand).rstrip("."))
+    held = rack101(held, out["photo"])  # 21 or 22 tiles, as the check takes a 101 rack
     if args.solve:
         from okey_vision.cli.solve import solve101_result
 

@@ -78,12 +78,34 @@ def say(key: str, lang: Lang | str = Lang.EN, **fields: object) -> str:
 
 
 class ServiceError(OkeyError):
-    """A request the reader service cannot take (malformed), or refused or failed; one sentence."""
+    """A request the reader service cannot take (malformed), or refused or
+    failed; one sentence of :data:`SENTENCES`, by its key ('service.*').
+    A refusal's ``cause`` is the service's own error, said in the
+    language asked for too.
+
+    >>> from okey_vision.lang import error_message
+    >>> busy = ServiceError.of("busy", url="http://club:8000", seconds=60)
+    >>> print(error_message(busy, Lang.TR))
+    http://club:8000 adresindeki okuyucu servisi 60 saniyede yanıt vermedi: meşgul; yeniden dene
+    """
 
     @classmethod
     def of(cls, key: str, **fields: object) -> ServiceError:
-        """The error ``key`` with its English sentence (its Turkish one by the key)."""
+        """The error ``key`` with its English sentence."""
         return cls(say(key, Lang.EN, **fields).rstrip("."), f"service.{key}", **fields)
+
+    def said(self, lang: str = "en") -> str | None:
+        """The sentence in ``lang`` (a refusal's reason in it too)."""
+        from okey_vision.lang import error_message
+
+        name = self.key.removeprefix("service.")
+        if name not in SENTENCES:
+            return None
+        fields = dict(self.fields)
+        cause = fields.get("cause")
+        if isinstance(cause, Exception):
+            fields["why"] = error_message(cause, Lang.of(lang)).rstrip(".")
+        return say(name, lang, **fields).rstrip(".")
 
 
 class RequestTooLarge(ServiceError):
@@ -214,12 +236,26 @@ def error_to_json(exc: OkeyError) -> bytes:
 
 
 def error_from_json(body: bytes, url: str) -> ServiceError:
-    """The sentence of a refused request, as :class:`ServiceError` (``refused``: it names the service)."""
+    """The sentence of a refused request, as :class:`ServiceError` (``refused``: it names the service);
+    its ``cause``, the service's error rebuilt from its key and fields, is said in the language asked for.
+
+    >>> from okey_vision.lang import error_message
+    >>> refused = error_from_json(error_to_json(RequestTooLarge.sized(200 * 2**20, 128 * 2**20)), "http://club:8000")
+    >>> print(error_message(refused, Lang.TR))
+    http://club:8000 adresindeki okuyucu servisi fotoğrafı reddetti: Fotoğrafın isteği 200.0 MB, okuyucu servisinin \
+128.0 MB sınırını aşıyor: daha küçük bir fotoğraf gönder
+    """
     try:
-        why = str(json.loads(body)["error"])
+        said = json.loads(body)
+        why = str(said["error"])
     except (ValueError, KeyError, TypeError):
         why = body[:200].decode("utf-8", "replace").strip() or "no reason given"
-    return ServiceError.of("refused", url=url, why=why.rstrip("."))
+        return ServiceError.of("refused", url=url, why=why.rstrip("."))
+    key = said.get("key") if isinstance(said.get("key"), str) else ""
+    fields = said.get("fields") if isinstance(said.get("fields"), dict) else {}
+    kind = ServiceError if key.startswith("service.") else OkeyError
+    cause = kind(why.rstrip("."), key, **{str(k): v for k, v in fields.items()})
+    return ServiceError.of("refused", url=url, why=why.rstrip("."), cause=cause)
 
 
 __all__ = ["MAGIC", "MAX_HEADER_BYTES", "MAX_REQUEST_BYTES", "ReadRequest", "RequestTooLarge", "SENTENCES",

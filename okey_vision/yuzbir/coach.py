@@ -26,11 +26,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
+from okey_vision.errors import clip
 from okey_vision.lang import Lang, in_words, tiles_words
 from okey_vision.melds import PAIR, Meld
-from okey_vision.tiles import COPIES, Hand, Tile, TileLike, format_hand, okey_of, parse_tile
+from okey_vision.tiles import COPIES, Game, Hand, Tile, TileLike, format_hand, okey_of, parse_tile
 from okey_vision.yuzbir.opening import Opening, OpeningMemo, best_melds, most_pairs, opening_of
-from okey_vision.yuzbir.rules import DEFAULT_OPTIONS, Opened, Options101, as_hand101, tile_value
+from okey_vision.yuzbir.rules import DEFAULT_OPTIONS, Hand101SizeError, Opened, Options101, as_hand101, tile_value
 from okey_vision.yuzbir.table import Addition, Place, add_all, takes
 from okey_vision.yuzbir.text import say
 
@@ -314,7 +315,7 @@ def advise101(hand: Hand | str | Sequence[TileLike], indicator: Tile | str | Non
               stock_left: int = 99, options: Options101 = DEFAULT_OPTIONS, tuning: CoachTuning = COACH,
               memo: OpeningMemo | None = None) -> Advice101:
     """The advice for a 101 turn. With ``offered`` (the tile just discarded,
-    the hand before drawing): take it or draw. Without: the hand after
+    the hand before drawing, so 21 tiles at most): take it or draw. Without: the hand after
     drawing: open or not yet, what to lay and add, and the discard. ``table``
     holds the melds laid so far, ``opened`` how this player opened, ``seen``
     the discards in sight, ``highest`` the highest opening so far and
@@ -334,8 +335,11 @@ def advise101(hand: Hand | str | Sequence[TileLike], indicator: Tile | str | Non
     seen_all = list(h.seen) + [t for m in table for t in m.tiles]
     gone = available(h.tiles, h.indicator, seen_all)
     if offered is not None and offered != "":
-        return _advise_take(list(h.tiles), okey, parse_tile(offered), state, table, needed, pairs_needed,
-                            options, memo)
+        tile = parse_tile(offered)
+        if len(h.tiles) > Game.ONE_OH_ONE.hand_size:  # one offered a tile has not drawn: 22 is a drawn hand
+            raise Hand101SizeError.of("offered_size", tile=tile, hand=Game.ONE_OH_ONE.hand_size, n=len(h.tiles),
+                                      tiles=repr(clip(format_hand(h.tiles))))
+        return _advise_take(list(h.tiles), okey, tile, state, table, needed, pairs_needed, options, memo)
     state_after, laid, adds, rest, new_table, opening = plan_turn(
         h.tiles, okey, state, table, needed, pairs_needed, stock_left, options, tuning, memo)
     reasons: list[Why101] = []

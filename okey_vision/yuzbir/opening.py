@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from okey_vision.lang import Lang
 from okey_vision.melds import PAIR, RUN, SET, Meld
-from okey_vision.solver import encode
+from okey_vision.solver import encode, set_melds
 from okey_vision.tiles import COLORS, FALSE_JOKER, NUM_FACES, TILES, Hand, Tile, TileLike, okey_of
 from okey_vision.yuzbir.rules import DEFAULT_OPTIONS, Hand101, Opened, Options101, as_hand101, hand_points
 from okey_vision.yuzbir.text import progress_words, say
@@ -78,20 +78,9 @@ def _moves(x: int, w: int, ace: bool) -> list[_Move]:
             out[key] = move
 
     rest = x - _ONE[i]
-    # Sets: partners only from higher colours; okeys only once every free colour is in.
-    others = [_ONE[j] for j in range(i + 13, NUM_FACES, 13) if x & _FIELD[j]]
-    m = len(others)
-    full = (1 << m) - 1
-    for mask in range(1 << m):
-        taken = 0
-        size = 1
-        for j in range(m):
-            if mask >> j & 1:
-                taken += others[j]
-                size += 1
-        top = min(w, 4 - size) if mask == full else 0
-        for k in range(3 - size if size < 3 else 0, top + 1):
-            add((rest - taken, w - k, number * (size + k), size + k, SET, 0, 0, number))
+    # Sets: the classic solver's enumeration, valued here by points.
+    for taken, k, size in set_melds(x, w, i):
+        add((x - taken, w - k, number * size, size, SET, 0, 0, number))
     # Runs with this tile as the lowest real one: okeys below it, then upwards.
     base = c * 13 - 1  # the face index of number p is base + p
     last = 14 if ace else 13

@@ -15,7 +15,10 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar
 
+from okey_vision.errors import HandSizeError
+from okey_vision.lang import Lang, count
 from okey_vision.tiles import Game, Hand, Tile, TileLike, parse_tile  # noqa: F401 - parse_tile: the doctests
+from okey_vision.yuzbir.text import say
 
 #: Points the runs and sets of a first lay-down must reach.
 OPENING_POINTS = 101
@@ -101,6 +104,48 @@ class Hand101(Hand):
     """
 
     game: ClassVar[Game] = Game.ONE_OH_ONE
+
+
+class Hand101SizeError(HandSizeError):
+    """A 101 hand of the wrong size for the call: a rack photo read with
+    other than 21 or 22 tiles (:func:`rack101`), or a hand of more than 21
+    offered a tile. Its sentences are 101's (:mod:`okey_vision.yuzbir.text`,
+    by its key); its field ``n``, a number of tiles, is said with its unit."""
+
+    @classmethod
+    def of(cls, key: str, **fields: object) -> Hand101SizeError:
+        """The error ``key`` with its English sentence."""
+        return cls(_sized(key, Lang.EN, fields), key, **fields)
+
+    def said(self, lang: str = "en") -> str | None:
+        """The sentence in ``lang``."""
+        return _sized(self.key, lang, self.fields)
+
+
+def _sized(key: str, lang: str, fields: dict[str, object]) -> str:
+    n = fields.get("n")
+    said = dict(fields, n=count(n, "tile", lang)) if isinstance(n, int) else fields
+    return say(key, lang, **said).rstrip(".")
+
+
+def rack101(hand: Hand, photo: str) -> Hand101:
+    """The 101 hand read off the rack of ``photo``: 21 tiles, or 22 before
+    the discard. Any other count is refused in one sentence naming the photo
+    (a partial read would be judged, or advised, as a hand): the one check
+    of a 101 rack, for ``read --game 101`` and ``check --game 101`` alike.
+
+    >>> len(rack101(Hand101.of("r1 r2 r3 r4 r5 r6 r7 r8 r9 r10 r11 r12 r13 y1 y2 y3 y4 y5 y6 y7 y8", "k5"), "a.jpg"))
+    21
+    >>> rack101(Hand101.of("r1 r2 r3", "k5"), "a.jpg")
+    Traceback (most recent call last):
+    ...
+    okey_vision.yuzbir.rules.Hand101SizeError: a.jpg: 3 tiles read on the rack, and a 101 rack holds 21 tiles, ...
+    """
+    game = Game.ONE_OH_ONE
+    n = len(hand.tiles)
+    if n not in (game.hand_size, game.max_hand):
+        raise Hand101SizeError.of("read_rack_size", photo=photo, n=n, hand=game.hand_size, most=game.max_hand)
+    return as_hand101(hand)
 
 
 def tile_value(tile: Tile, okey: Tile) -> int:

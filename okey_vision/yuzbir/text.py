@@ -13,10 +13,14 @@ from okey_vision.lang import Lang, fill
 #: çift açmak (to open with pairs), işlek taş (a tile the table takes).
 SENTENCES: dict[str, tuple[str, str]] = {
     "progress": ("{points} of {needed}", "{needed} puandan {points}"),
+    # The sizes a 101 hand must have for the call (:class:`okey_vision.yuzbir.rules.Hand101SizeError`).
     "read_rack_size": ("{photo}: {n} read on the rack, and a 101 rack holds {hand} tiles, or {most} before its "
                        "discard; take the photo again with the whole rack in the frame.",
                        "{photo}: ıstakada {n} okundu, ama 101'de ıstakada {hand} taş, atmadan önce {most} taş olur; "
                        "fotoğrafı bütün ıstaka görünecek şekilde yeniden çek."),
+    "offered_size": ("a player offered {tile} holds at most {hand} tiles, before drawing; got {n}: {tiles}.",
+                     "yandan {tile} alabilecek oyuncunun elinde, çekmeden önce, en çok {hand} taş olur; burada "
+                     "{n} var: {tiles}."),
     "open": ("Open now with {points} points: {melds}.", "Şimdi {points} puanla el aç: {melds}."),
     "open_pairs": ("Open with {n} pairs now: {melds}.", "Şimdi {n} çiftle çift aç: {melds}."),
     "label_opens": ("Opens", "Açar"),
