@@ -48,6 +48,25 @@ def test_a_row_is_fitted_as_one() -> None:
     assert fit_rows(reads, GeometryConfig(fit=False)) == reads
 
 
+def test_a_row_seen_in_perspective_keeps_each_sides_own_lean() -> None:
+    # upright edges meeting at a vanishing point below the row: the lean of a
+    # side at u is (u - 150) / 400 (-0.375 at the left end, +0.31 at the right), tiles touching
+    rng = np.random.default_rng(7)
+    reads, truth = [], []
+    for k in range(8):
+        x0, x1 = k * 34.0, k * 34.0 + 34.0
+        q = np.array([[x0, 0.0], [x1, 0.0], [x1 + (x1 - 150) / 10, 40.0], [x0 + (x0 - 150) / 10, 40.0]])
+        truth.append(q)
+        noisy = q + rng.normal(0, 0.6, q.shape)
+        reads.append(TileRead((0, 0, 1, 1), parse_tile("k9"), 0.99, row=0,
+                              quad=tuple((float(a), float(b)) for a, b in noisy + 100)))
+
+    def worst(fitted):
+        return max(np.abs(np.asarray(r.quad) - 100 - t).max() for r, t in zip(fitted, truth, strict=True))
+
+    assert worst(fit_rows(reads)) < 1.5 < 5.0 < worst(fit_rows(reads, GeometryConfig(perspective=False)))
+
+
 def test_a_tile_standing_proud_keeps_its_own_top_and_a_lone_tile_is_left_alone() -> None:
     rng = np.random.default_rng(6)
     reads, _, _ = row_reads(rng, angle=0.0, noise=0.5)

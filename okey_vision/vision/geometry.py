@@ -11,7 +11,10 @@ row's own frame (``u`` along the row, ``v`` down across it):
    slopes, so a stray corner does not tilt the line); a corner lying within
    ``GeometryConfig.snap`` tile heights of its line is moved onto it, one
    farther off (a tile standing proud of the row) keeps its own;
-2. the tiles' sides lean alike (the row's median lean);
+2. the tiles' sides lean as the row's do: the lean a straight line in the
+   side's place along the row (a Theil-Sen fit again), since a row seen in
+   perspective has its upright edges meeting at a vanishing point
+   (``GeometryConfig.perspective``; off: the row's median lean);
 3. each tile's width is set from the row's width-to-height ratio where its
    own departs from it by more than ``GeometryConfig.width_tolerance``;
 4. tiles touching side by side share the space between the group's outer
@@ -77,10 +80,18 @@ def _fit_row(quads: np.ndarray, config: GeometryConfig) -> np.ndarray:
     # the sides' lean: du per dv, the median over every side of the row
     sides = np.concatenate([(u[:, 3] - u[:, 0]) / np.maximum(v[:, 3] - v[:, 0], 1e-9),
                             (u[:, 2] - u[:, 1]) / np.maximum(v[:, 2] - v[:, 1], 1e-9)])
-    lean = float(np.median(sides))
+    at = np.concatenate([(u[:, 0] + u[:, 3]) / 2, (u[:, 1] + u[:, 2]) / 2])   # where each side stands
+    if config.perspective and len(quads) >= 3:
+        lean_at = theil_sen(at, sides)
+    else:
+        lean_at = (float(np.median(sides)), 0.0)
+
+    def lean(x: np.ndarray) -> np.ndarray:
+        return lean_at[0] + lean_at[1] * x
     vm = (v.sum(1) / 4)                                      # each tile's middle, across the row
-    left = (u[:, 0] + u[:, 3]) / 2 + lean * (vm - (v[:, 0] + v[:, 3]) / 2)   # sides at mid-height
-    rgt = (u[:, 1] + u[:, 2]) / 2 + lean * (vm - (v[:, 1] + v[:, 2]) / 2)
+    lu, ru = (u[:, 0] + u[:, 3]) / 2, (u[:, 1] + u[:, 2]) / 2
+    left = lu + lean(lu) * (vm - (v[:, 0] + v[:, 3]) / 2)   # sides at mid-height
+    rgt = ru + lean(ru) * (vm - (v[:, 1] + v[:, 2]) / 2)
     centre = (left + rgt) / 2
     tall = (bottom[0] + bottom[1] * centre) - (top[0] + top[1] * centre)
     ratio = float(np.median((rgt - left) / np.maximum(tall, 1e-9)))
@@ -101,11 +112,12 @@ def _fit_row(quads: np.ndarray, config: GeometryConfig) -> np.ndarray:
         for k, (side, line) in enumerate(((left, top), (rgt, top), (rgt, bottom), (left, bottom))):
             edge = side[i]
             a, b = line
-            # the side line u = edge + lean (v - vm[i]) meets the row line v = a + b u
-            vv = (a + b * (edge - lean * vm[i])) / (1.0 - b * lean)
+            tilt = float(lean(np.array(edge)))
+            # the side line u = edge + tilt (v - vm[i]) meets the row line v = a + b u
+            vv = (a + b * (edge - tilt * vm[i])) / (1.0 - b * tilt)
             if abs(vv - v[i, k]) > snap:                     # this corner stands off the row's line
                 vv = v[i, k]
-            uu = edge + lean * (vv - vm[i])
+            uu = edge + tilt * (vv - vm[i])
             out[i, k] = uu * right + vv * down
     return out
 
