@@ -93,3 +93,26 @@ def test_the_real_okey_photo_has_one_geometry_per_row() -> None:
     assert worst_overlap(a) > 0.1 and worst_overlap(b) <= 0.1
     ia, ib = score_view(view, a).ious, score_view(view, b).ious
     assert len(ib) == 7 and np.median(ib) > np.median(ia) and min(ib) > min(ia)
+
+
+def test_the_edge_between_touching_tiles_is_found_on_the_photo() -> None:
+    # six cream tiles touching on a dark table, 30 px wide, with a dark groove
+    # between each two; the reads' shared edges lie 3 px off the grooves, each
+    # one its own way, so spacing them evenly cannot find them
+    img = np.full((200, 300, 3), 40, np.uint8)
+    x0, y0, w, h = 40, 60, 30, 44
+    img[y0:y0 + h, x0:x0 + 6 * w] = (200, 225, 235)
+    for k in range(1, 6):
+        img[y0:y0 + h, x0 + k * w - 1:x0 + k * w + 1] = (90, 100, 110)
+    off = [0.0, 3.0, -3.0, 3.0, -3.0, 3.0, 0.0]
+    reads = []
+    for k in range(6):
+        a, b = x0 + k * w + off[k], x0 + (k + 1) * w + off[k + 1]
+        reads.append(TileRead((0, 0, 1, 1), parse_tile("r5"), 0.99, row=0,
+                              quad=((a, y0), (b, y0), (b, y0 + h), (a, y0 + h))))
+    fitted = fit_rows(reads, GeometryConfig(even=False), (300, 200), img)
+    seams = [(r.quad[1][0] + r.quad[2][0]) / 2 for r in fitted[:-1]]
+    assert np.abs(np.subtract(seams, [x0 + k * w for k in range(1, 6)])).max() <= 1.0
+    blind = fit_rows(reads, GeometryConfig(even=False), (300, 200))
+    assert np.abs(np.subtract([r.quad[1][0] for r in blind[:-1]], [x0 + k * w for k in range(1, 6)])).max() >= 2.5
+    assert fit_rows(reads, GeometryConfig(even=False, seams=False), (300, 200), img) == blind

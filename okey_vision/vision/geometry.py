@@ -20,7 +20,9 @@ row's own frame (``u`` along the row, ``v`` down across it):
 4. tiles touching side by side share the space between the group's outer
    edges evenly (``GeometryConfig.even``);
 5. two neighbours that still overlap meet at the middle of their overlap,
-   so no quad covers its neighbour.
+   so no quad covers its neighbour;
+6. given the photo, the edge between two touching tiles is moved onto the
+   groove between them (``GeometryConfig.seams``).
 
 A row of fewer than ``GeometryConfig.min_tiles`` tiles, and a tile apart
 from the rows, keep their own corners.
@@ -146,10 +148,81 @@ def _even_edges(order: np.ndarray, left: np.ndarray, rgt: np.ndarray, tall: np.n
         left[g], rgt[g] = edges[:-1], edges[1:]
 
 
+def _grey(image: np.ndarray, quads: np.ndarray, blur: float) -> tuple[np.ndarray, np.ndarray]:
+    """The photo's grey pixels about a row's quads (float32, blurred by ``blur``
+    of a tile's height) and the crop's top-left corner."""
+    import cv2
+
+    h, w = image.shape[:2]
+    tall = float(np.median(np.hypot(*(quads[:, 3] - quads[:, 0]).T)))
+    lo = np.clip(np.floor(quads.reshape(-1, 2).min(0) - tall).astype(int), 0, [w, h])
+    hi = np.clip(np.ceil(quads.reshape(-1, 2).max(0) + tall).astype(int), 0, [w, h])
+    part = image[lo[1]:hi[1], lo[0]:hi[0]]
+    grey = cv2.cvtColor(part, cv2.COLOR_BGR2GRAY) if part.ndim == 3 else part
+    sigma = max(blur * tall, 0.5)
+    blurred: np.ndarray = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), sigma)
+    return blurred, lo.astype(np.float64)
+
+
+def _seams(image: np.ndarray, quads: np.ndarray, config: GeometryConfig) -> np.ndarray:
+    """A row's quads (n, 4, 2, standing one way up) with the edge between each
+    two touching neighbours moved onto the seam between them in the photo:
+    the straight line, its two ends each within ``config.seam_reach`` of a
+    tile's width of where the fit put them, along which the photo is darkest
+    against either side (the groove between two tiles), kept where that
+    groove is at least ``config.seam_contrast`` grey levels deep."""
+    right, down = _frame(quads)
+    out: np.ndarray = quads.copy()
+    u = quads @ right
+    wide = float(np.median(u[:, 1] + u[:, 2] - u[:, 0] - u[:, 3]) / 2)
+    if wide < 6:
+        return out
+    grey, origin = _grey(image, quads, config.seam_blur)
+    gh, gw = grey.shape
+    reach = config.seam_reach * wide
+    step = max(1.0, reach / 12)
+    offs = np.arange(-reach, reach + 1e-6, step)
+    dt, db = (g.ravel() for g in np.meshgrid(offs, offs))
+    t = np.linspace(0.15, 0.85, 15)
+    half = config.seam_width * wide
+    for a, b in pairwise(np.argsort(u.mean(1))):
+        top, bot = (quads[a, 1] + quads[b, 0]) / 2, (quads[a, 2] + quads[b, 3]) / 2
+        gaps = (np.hypot(*(quads[a, 1] - quads[b, 0])), np.hypot(*(quads[a, 2] - quads[b, 3])))
+        if max(gaps) > config.touch * wide:
+            continue                                          # not touching: each keeps its own side
+        along = (top + t[:, None] * (bot - top))[None] - origin     # (1, k, 2)
+        shift = ((1 - t)[None, :] * dt[:, None] + t[None, :] * db[:, None])[..., None] * right   # (m, k, 2)
+        pts = along + shift
+
+        def at(p: np.ndarray) -> np.ndarray:
+            xi = np.clip(np.rint(p[..., 0]).astype(np.intp), 0, gw - 1)
+            yi = np.clip(np.rint(p[..., 1]).astype(np.intp), 0, gh - 1)
+            got: np.ndarray = grey[yi, xi]
+            return got
+
+        depth = ((at(pts - half * right) + at(pts + half * right)) / 2 - at(pts)).mean(1)
+        score = depth - config.seam_pull * (np.abs(dt) + np.abs(db)) / wide
+        k = int(np.argmax(score))
+        if depth[k] < config.seam_contrast:
+            continue
+        p0, p1 = top + dt[k] * right, bot + db[k] * right
+        for i, corners in ((a, (1, 2)), (b, (0, 3))):
+            for c in corners:           # each corner slid along the row onto the seam's line
+                d = p1 - p0
+                den = float(d @ down)
+                if abs(den) < 1e-9:
+                    continue
+                s = float((quads[i, c] - p0) @ down) / den
+                out[i, c] = quads[i, c] + float((p0 + s * d - quads[i, c]) @ right) * right
+    return out
+
+
 def fit_rows(reads: Sequence[TileRead], config: GeometryConfig | None = None,
-             size: tuple[int, int] | None = None) -> list[TileRead]:
+             size: tuple[int, int] | None = None, image: np.ndarray | None = None) -> list[TileRead]:
     """The reads with each row's quads fitted as one (see the module's doc);
-    boxes follow the quads (clipped to a photo of ``size``, width and height, when given)."""
+    boxes follow the quads (clipped to a photo of ``size``, width and height,
+    when given); with the photo (``image``, BGR), the edges between touching
+    neighbours found on it (:func:`_seams`)."""
     config = config or GeometryConfig()
     out = list(reads)
     if not config.fit:
@@ -186,6 +259,11 @@ def fit_rows(reads: Sequence[TileRead], config: GeometryConfig | None = None,
         for k in range(len(final)):  # a side moved too far apart keeps the fit's
             if _iou(parted[k], quads[k]) >= config.keep_iou:
                 final[k] = parted[k]
+        if image is not None and config.seams:
+            seamed = _seams(image, final, config)
+            for k in range(len(final)):
+                if _convex(seamed[k]) and _iou(seamed[k], quads[k]) >= config.keep_iou:
+                    final[k] = seamed[k]
         final[flipped] = np.roll(final[flipped], 2, axis=1)
         for i, q in zip(idx, final, strict=True):
             lo, hi = q.min(0), q.max(0)
