@@ -116,3 +116,43 @@ def test_the_edge_between_touching_tiles_is_found_on_the_photo() -> None:
     blind = fit_rows(reads, GeometryConfig(even=False), (300, 200))
     assert np.abs(np.subtract([r.quad[1][0] for r in blind[:-1]], [x0 + k * w for k in range(1, 6)])).max() >= 2.5
     assert fit_rows(reads, GeometryConfig(even=False, seams=False), (300, 200), img) == blind
+
+
+def test_neighbours_that_still_cover_each_other_are_cut_back() -> None:
+    # a tile lying turned across its row (its own corners kept) covers a
+    # third of its neighbour's quad: it is cut back, both keep most of their own
+    t = np.radians(40)
+    r, d = np.array([np.cos(t), np.sin(t)]), np.array([-np.sin(t), np.cos(t)])
+
+    def tile(c, rr, dd):
+        c = np.asarray(c, np.float64)
+        return tuple(map(tuple, [c - 15 * rr - 20 * dd, c + 15 * rr - 20 * dd, c + 15 * rr + 20 * dd,
+                                 c - 15 * rr + 20 * dd]))
+
+    quads = [tile((100, 100), r, d), tile((120, 100), d, -r), tile((200, 100), r, d)]
+    reads = [TileRead((0, 0, 1, 1), parse_tile("b2"), 0.99, row=0, quad=q) for q in quads]
+    assert worst_overlap(reads) > 0.3
+    fitted = fit_rows(reads)
+    assert worst_overlap(fitted) <= 0.1 and fitted[2] == reads[2]
+    for a, b in zip(fitted[:2], reads[:2], strict=True):   # each keeps most of its own
+        assert cv2.contourArea(np.float32(a.quad)) > 0.6 * cv2.contourArea(np.float32(b.quad))
+    assert worst_overlap(fit_rows(reads, GeometryConfig(max_overlap=1.0))) > 0.3
+
+
+def test_no_read_of_the_real_okey_photo_seen_from_the_side_covers_its_neighbour() -> None:
+    pytest.importorskip("onnxruntime")
+    from okey_vision.eval.views import okey_photo, okey_photo_path, score_view, views
+    from okey_vision.vision.reader import RackReader
+
+    if not okey_photo_path().exists():
+        pytest.skip(f"{okey_photo_path()} not here")
+    reader = RackReader(calibration=False)
+    loose = RackReader(calibration=False, config=reader.config.with_settings(["geometry.max_overlap=1.0"]))
+    for view in views(okey_photo(), (), ("side",)):
+        reads, uncut = reader.read(view.image), loose.read(view.image)
+        ious, before = sorted(score_view(view, reads).ious), sorted(score_view(view, uncut).ious)
+        assert worst_overlap(reads) <= 0.1, view.name
+        assert len(ious) == 7 and all(a >= b - 1e-9 for a, b in zip(ious, before, strict=True)), view.name
+        assert [r.tile for r in reads] == [r.tile for r in uncut]      # the cut changes no read
+        if view.name == "from the right":   # the detector's box of k10 spans half of b10: cut, it fits better
+            assert worst_overlap(uncut) > 0.2 and sum(ious) > sum(before) + 0.05

@@ -488,6 +488,14 @@ class GeometryConfig:
     seam_pull: float = 10.0
     #: ... and kept only where the groove is at least this many grey levels deep.
     seam_contrast: float = 4.0
+    #: Two tiles in a row never cover each other: a quad still covering a
+    #: neighbour's by more than this share of the smaller is cut back
+    #: (``geometry._apart``): a tile whose fit went astray stops at its fitted
+    #: neighbour's side, two alike meet at their overlap's middle. On the
+    #: choose part's views (as for ``perspective``) the views with such an
+    #: overlap fell from 5 to 0 (the median IoU alike, 0.914; the mean 0.900
+    #: against 0.8998).
+    max_overlap: float = 0.1
     #: A tile's fitted quad is kept only if it overlaps the tile's own by at
     #: least this IoU: a fit gone astray never moves a tile off its face.
     keep_iou: float = 0.6

@@ -22,7 +22,9 @@ row's own frame (``u`` along the row, ``v`` down across it):
 5. two neighbours that still overlap meet at the middle of their overlap,
    so no quad covers its neighbour;
 6. given the photo, the edge between two touching tiles is moved onto the
-   groove between them (``GeometryConfig.seams``).
+   groove between them (``GeometryConfig.seams``);
+7. last, in every row (fitted or not), a quad still covering a neighbour's
+   by more than ``GeometryConfig.max_overlap`` is cut back.
 
 A row of fewer than ``GeometryConfig.min_tiles`` tiles, and a tile apart
 from the rows, keep their own corners.
@@ -227,6 +229,7 @@ def fit_rows(reads: Sequence[TileRead], config: GeometryConfig | None = None,
     out = list(reads)
     if not config.fit:
         return out
+    astray: set[int] = set()          # reads that keep their own corners (fitted rows' tiles or none)
     for row in sorted({r.row for r in reads if r.row != APART}):
         idx = [i for i, r in enumerate(reads) if r.row == row and r.quad is not None and len(r.quad) == 4]
         if len(idx) < config.min_tiles:
@@ -242,17 +245,20 @@ def fit_rows(reads: Sequence[TileRead], config: GeometryConfig | None = None,
         along = rights @ _frame(quads)[0] >= np.cos(np.radians(config.max_turn))
         if along.sum() < config.min_tiles:
             continue
+        astray |= {i for i, k in zip(idx, along, strict=True) if not k}
         idx = [i for i, k in zip(idx, along, strict=True) if k]
         quads, flipped = quads[along], flipped[along]
         fitted = _fit_row(quads, config)
         fitted[flipped] = np.roll(fitted[flipped], 2, axis=1)
         quads[flipped] = np.roll(quads[flipped], 2, axis=1)
         kept = []
-        for q, own in zip(fitted, quads, strict=True):
+        for i, q, own in zip(idx, fitted, quads, strict=True):
             tall = float(np.hypot(*(own[3] - own[0])))
             moved = float(np.hypot(*(q - own).T).max()) if np.isfinite(q).all() else np.inf
-            astray = moved > config.max_move * tall or not _convex(q) or _iou(q, own) < config.keep_iou
-            kept.append(own if astray else q)  # a fit gone astray: the tile keeps its own corners
+            gone = moved > config.max_move * tall or not _convex(q) or _iou(q, own) < config.keep_iou
+            kept.append(own if gone else q)  # a fit gone astray: the tile keeps its own corners
+            if gone:
+                astray.add(i)
         final = np.array(kept)
         final[flipped] = np.roll(final[flipped], 2, axis=1)
         parted = _parted(final)
@@ -271,6 +277,87 @@ def fit_rows(reads: Sequence[TileRead], config: GeometryConfig | None = None,
                 lo, hi = np.clip(lo, 0, size), np.clip(hi, 0, size)
             box = (round(float(lo[0]), 1), round(float(lo[1]), 1), round(float(hi[0]), 1), round(float(hi[1]), 1))
             out[i] = replace(reads[i], quad=tuple((round(float(x), 1), round(float(y), 1)) for x, y in q), box=box)
+    fitted_rows = {out[i].row for i in range(len(out)) if out[i] is not reads[i]}
+    for row in sorted({r.row for r in reads if r.row != APART}):
+        idx = [i for i, r in enumerate(out) if r.row == row and r.quad is not None and len(r.quad) == 4]
+        loose = {i for i in idx if row not in fitted_rows or i in astray}
+        for i, q in _apart(out, idx, loose, config).items():
+            lo, hi = q.min(0), q.max(0)
+            if size is not None:
+                lo, hi = np.clip(lo, 0, size), np.clip(hi, 0, size)
+            box = (round(float(lo[0]), 1), round(float(lo[1]), 1), round(float(hi[0]), 1), round(float(hi[1]), 1))
+            out[i] = replace(out[i], quad=tuple((round(float(x), 1), round(float(y), 1)) for x, y in q), box=box)
+    return out
+
+
+def _apart(reads: Sequence[TileRead], idx: Sequence[int], loose: set[int], config: GeometryConfig
+           ) -> dict[int, np.ndarray]:
+    """The quads of one row's reads (``idx``) that still cover a neighbour's
+    by more than ``config.max_overlap`` of the smaller one, cut back: a tile
+    that kept its own corners (in ``loose``: its fit went astray, or its row
+    was not fitted) beside a fitted one stops at the fitted one's side; two
+    alike are cut at the line through their overlap's middle, across the
+    line between their centres. Returns the quads changed, by read index."""
+    quads = {i: np.asarray(reads[i].quad, np.float64) for i in idx}
+    changed: dict[int, np.ndarray] = {}
+    for n, a in enumerate(idx):
+        for b in idx[n + 1:]:
+            qa, qb = quads[a], quads[b]
+            if _polygon_overlap(qa, qb) <= config.max_overlap:
+                continue
+            cuts: list[tuple[int, np.ndarray, np.ndarray]] = []
+            if (a in loose) != (b in loose):
+                firm, soft = (b, a) if a in loose else (a, b)
+                p, nrm = _facing_side(quads[firm], quads[soft].mean(0))
+                cuts.append((soft, p, nrm))
+            else:
+                import cv2
+
+                _, inter = cv2.intersectConvexConvex(qa.astype(np.float32), qb.astype(np.float32))
+                if inter is None or not len(inter):
+                    continue
+                p = np.asarray(inter, np.float64).reshape(-1, 2).mean(0)
+                nrm = qb.mean(0) - qa.mean(0)
+                nrm /= max(float(np.hypot(*nrm)), 1e-9)
+                cuts += [(a, p, -nrm), (b, p, nrm)]
+            for k, p, nrm in cuts:
+                cut = _clip(quads[k], p, nrm)
+                if _convex(cut):
+                    quads[k] = changed[k] = cut
+    return changed
+
+
+def _facing_side(q: np.ndarray, towards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The side of a convex quad that faces a point: a point on it and its outward unit normal."""
+    centre = q.mean(0)
+    best: tuple[float, np.ndarray, np.ndarray] | None = None
+    for k in range(4):
+        p0, p1 = q[k], q[(k + 1) % 4]
+        nrm = np.array([p1[1] - p0[1], p0[0] - p1[0]])
+        nrm /= max(float(np.hypot(*nrm)), 1e-9)
+        mid = (p0 + p1) / 2
+        if (mid - centre) @ nrm < 0:
+            nrm = -nrm
+        facing = float((towards - centre) @ nrm)
+        if best is None or facing > best[0]:
+            best = (facing, mid, nrm)
+    assert best is not None
+    return best[1], best[2]
+
+
+def _clip(q: np.ndarray, p: np.ndarray, nrm: np.ndarray) -> np.ndarray:
+    """A quad (TL, TR, BR, BL) kept on the side of the line through ``p`` that
+    ``nrm`` points to: each corner beyond the line slid along the tile's top or
+    bottom (else its side) onto the line."""
+    side = (q - p) @ nrm
+    out: np.ndarray = q.copy()
+    for k in range(4):
+        if side[k] >= 0:
+            continue
+        for j in ((1, 0, 3, 2)[k], (3, 2, 1, 0)[k]):     # along the width first, else along the height
+            if side[j] > 0:
+                out[k] = q[k] + (q[j] - q[k]) * side[k] / (side[k] - side[j])
+                break
     return out
 
 
