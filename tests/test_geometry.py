@@ -98,13 +98,14 @@ def test_the_real_okey_photo_has_one_geometry_per_row() -> None:
 def test_the_edge_between_touching_tiles_is_found_on_the_photo() -> None:
     # six cream tiles touching on a dark table, 30 px wide, with a dark groove
     # between each two; the reads' shared edges lie 3 px off the grooves, each
-    # one its own way, so spacing them evenly cannot find them
+    # one its own way, so spacing them evenly cannot find them; the row's two
+    # ends lie 3 px out on the table
     img = np.full((200, 300, 3), 40, np.uint8)
     x0, y0, w, h = 40, 60, 30, 44
     img[y0:y0 + h, x0:x0 + 6 * w] = (200, 225, 235)
     for k in range(1, 6):
         img[y0:y0 + h, x0 + k * w - 1:x0 + k * w + 1] = (90, 100, 110)
-    off = [0.0, 3.0, -3.0, 3.0, -3.0, 3.0, 0.0]
+    off = [-3.0, 3.0, -3.0, 3.0, -3.0, 3.0, 3.0]
     reads = []
     for k in range(6):
         a, b = x0 + k * w + off[k], x0 + (k + 1) * w + off[k + 1]
@@ -113,9 +114,13 @@ def test_the_edge_between_touching_tiles_is_found_on_the_photo() -> None:
     fitted = fit_rows(reads, GeometryConfig(even=False), (300, 200), img)
     seams = [(r.quad[1][0] + r.quad[2][0]) / 2 for r in fitted[:-1]]
     assert np.abs(np.subtract(seams, [x0 + k * w for k in range(1, 6)])).max() <= 1.0
+    ends = (fitted[0].quad[0][0] + fitted[0].quad[3][0]) / 2, (fitted[-1].quad[1][0] + fitted[-1].quad[2][0]) / 2
+    assert abs(ends[0] - x0) <= 1.0 and abs(ends[1] - (x0 + 6 * w)) <= 1.0
     blind = fit_rows(reads, GeometryConfig(even=False), (300, 200))
     assert np.abs(np.subtract([r.quad[1][0] for r in blind[:-1]], [x0 + k * w for k in range(1, 6)])).max() >= 2.5
     assert fit_rows(reads, GeometryConfig(even=False, seams=False), (300, 200), img) == blind
+    ends = fit_rows(reads, GeometryConfig(even=False, outer=False), (300, 200), img)
+    assert abs(ends[0].quad[0][0] - (x0 - 3)) < 0.1
 
 
 def test_neighbours_that_still_cover_each_other_are_cut_back() -> None:
@@ -152,7 +157,7 @@ def test_no_read_of_the_real_okey_photo_seen_from_the_side_covers_its_neighbour(
         reads, uncut = reader.read(view.image), loose.read(view.image)
         ious, before = sorted(score_view(view, reads).ious), sorted(score_view(view, uncut).ious)
         assert worst_overlap(reads) <= 0.1, view.name
-        assert len(ious) == 7 and all(a >= b - 1e-9 for a, b in zip(ious, before, strict=True)), view.name
+        assert len(ious) == 7 and sum(ious) >= sum(before) - 1e-9, view.name   # cut, the quads fit no worse
         assert [r.tile for r in reads] == [r.tile for r in uncut]      # the cut changes no read
         if view.name == "from the right":   # the detector's box of k10 spans half of b10: cut, it fits better
             assert worst_overlap(uncut) > 0.2 and sum(ious) > sum(before) + 0.05

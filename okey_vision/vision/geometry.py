@@ -22,7 +22,9 @@ row's own frame (``u`` along the row, ``v`` down across it):
 5. two neighbours that still overlap meet at the middle of their overlap,
    so no quad covers its neighbour;
 6. given the photo, the edge between two touching tiles is moved onto the
-   groove between them (``GeometryConfig.seams``);
+   groove between them (``GeometryConfig.seams``), and a side with no
+   touching neighbour onto the step from the bright face to what lies
+   beside it (``GeometryConfig.outer``);
 7. last, in every row (fitted or not), a quad still covering a neighbour's
    by more than ``GeometryConfig.max_overlap`` is cut back.
 
@@ -180,7 +182,6 @@ def _seams(image: np.ndarray, quads: np.ndarray, config: GeometryConfig) -> np.n
     if wide < 6:
         return out
     grey, origin = _grey(image, quads, config.seam_blur)
-    gh, gw = grey.shape
     reach = config.seam_reach * wide
     step = max(1.0, reach / 12)
     offs = np.arange(-reach, reach + 1e-6, step)
@@ -195,14 +196,8 @@ def _seams(image: np.ndarray, quads: np.ndarray, config: GeometryConfig) -> np.n
         along = (top + t[:, None] * (bot - top))[None] - origin     # (1, k, 2)
         shift = ((1 - t)[None, :] * dt[:, None] + t[None, :] * db[:, None])[..., None] * right   # (m, k, 2)
         pts = along + shift
-
-        def at(p: np.ndarray) -> np.ndarray:
-            xi = np.clip(np.rint(p[..., 0]).astype(np.intp), 0, gw - 1)
-            yi = np.clip(np.rint(p[..., 1]).astype(np.intp), 0, gh - 1)
-            got: np.ndarray = grey[yi, xi]
-            return got
-
-        depth = ((at(pts - half * right) + at(pts + half * right)) / 2 - at(pts)).mean(1)
+        depth = ((_sample(grey, pts - half * right) + _sample(grey, pts + half * right)) / 2
+                 - _sample(grey, pts)).mean(1)
         score = depth - config.seam_pull * (np.abs(dt) + np.abs(db)) / wide
         k = int(np.argmax(score))
         if depth[k] < config.seam_contrast:
@@ -217,6 +212,53 @@ def _seams(image: np.ndarray, quads: np.ndarray, config: GeometryConfig) -> np.n
                 s = float((quads[i, c] - p0) @ down) / den
                 out[i, c] = quads[i, c] + float((p0 + s * d - quads[i, c]) @ right) * right
     return out
+
+
+def _outer_sides(image: np.ndarray, quads: np.ndarray, config: GeometryConfig) -> np.ndarray:
+    """A row's quads (n, 4, 2, standing one way up) with each side that has no
+    touching neighbour moved onto the photo's edge of the face there: the
+    straight line, its two ends each within ``config.outer_reach`` of a tile's
+    width of the side, across which the photo steps most from bright (the
+    face) to dark, kept where the step is at least ``config.outer_contrast``
+    grey levels."""
+    right, _ = _frame(quads)
+    out: np.ndarray = quads.copy()
+    u = quads @ right
+    wide = float(np.median(u[:, 1] + u[:, 2] - u[:, 0] - u[:, 3]) / 2)
+    if wide < 6:
+        return out
+    grey, origin = _grey(image, quads, config.seam_blur)
+    reach = config.outer_reach * wide
+    offs = np.arange(-reach, reach + 1e-6, max(1.0, reach / 12))
+    dt, db = (g.ravel() for g in np.meshgrid(offs, offs))
+    t = np.linspace(0.15, 0.85, 15)
+    half = config.seam_width * wide
+    touching: set[tuple[int, int]] = set()          # (tile, corner pair 0: left side, 1: right side)
+    for a, b in pairwise(np.argsort(u.mean(1))):
+        gaps = (np.hypot(*(quads[a, 1] - quads[b, 0])), np.hypot(*(quads[a, 2] - quads[b, 3])))
+        if max(gaps) <= config.touch * wide:
+            touching |= {(int(a), 1), (int(b), 0)}
+    for i in range(len(quads)):
+        for k, (c0, c1), inward in ((0, (0, 3), 1.0), (1, (1, 2), -1.0)):
+            if (i, k) in touching:
+                continue
+            top, bot = quads[i, c0], quads[i, c1]
+            pts = ((top + t[:, None] * (bot - top))[None] - origin
+                   + ((1 - t)[None, :] * dt[:, None] + t[None, :] * db[:, None])[..., None] * right)
+            step = (_sample(grey, pts + inward * half * right) - _sample(grey, pts - inward * half * right)).mean(1)
+            j = int(np.argmax(step - config.seam_pull * (np.abs(dt) + np.abs(db)) / wide))
+            if step[j] >= config.outer_contrast:
+                out[i, c0], out[i, c1] = top + dt[j] * right, bot + db[j] * right
+    return out
+
+
+def _sample(grey: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """The grey levels at points (..., 2; x, y), the nearest pixel's, clipped to the image."""
+    gh, gw = grey.shape
+    xi = np.clip(np.rint(p[..., 0]).astype(np.intp), 0, gw - 1)
+    yi = np.clip(np.rint(p[..., 1]).astype(np.intp), 0, gh - 1)
+    got: np.ndarray = grey[yi, xi]
+    return got
 
 
 def fit_rows(reads: Sequence[TileRead], config: GeometryConfig | None = None,
@@ -267,6 +309,8 @@ def fit_rows(reads: Sequence[TileRead], config: GeometryConfig | None = None,
                 final[k] = parted[k]
         if image is not None and config.seams:
             seamed = _seams(image, final, config)
+            if config.outer:
+                seamed = _outer_sides(image, seamed, config)
             for k in range(len(final)):
                 if _convex(seamed[k]) and _iou(seamed[k], quads[k]) >= config.keep_iou:
                     final[k] = seamed[k]
