@@ -24,7 +24,8 @@ row's own frame (``u`` along the row, ``v`` down across it):
 6. given the photo, the edge between two touching tiles is moved onto the
    groove between them (``GeometryConfig.seams``), and a side with no
    touching neighbour onto the step from the bright face to what lies
-   beside it (``GeometryConfig.outer``);
+   beside it (``GeometryConfig.outer``), and the row's top and bottom
+   lines onto the steps above and below its faces (``GeometryConfig.lines``);
 7. last, in every row (fitted or not), a quad still covering a neighbour's
    by more than ``GeometryConfig.max_overlap`` is cut back.
 
@@ -252,6 +253,40 @@ def _outer_sides(image: np.ndarray, quads: np.ndarray, config: GeometryConfig) -
     return out
 
 
+def _row_lines(image: np.ndarray, quads: np.ndarray, config: GeometryConfig) -> np.ndarray:
+    """A row's quads (n, 4, 2, standing one way up) with its top line, and
+    then its bottom line, moved onto the photo's step from the faces to what
+    lies above (below) them: each end of the line moved alone, within
+    ``config.line_reach`` of a tile's height, to where the photo along the
+    tiles' tops (bottoms) steps most from bright to dark outwards, kept where
+    the step is at least ``config.outer_contrast`` grey levels."""
+    right, down = _frame(quads)
+    out: np.ndarray = quads.copy()
+    u, v = quads @ right, quads @ down
+    tall = float(np.median((v[:, 2] + v[:, 3] - v[:, 0] - v[:, 1]) / 2))
+    if tall < 6:
+        return out
+    grey, origin = _grey(image, quads, config.seam_blur)
+    reach = config.line_reach * tall
+    offs = np.arange(-reach, reach + 1e-6, max(1.0, reach / 12))
+    e0, e1 = (g.ravel() for g in np.meshgrid(offs, offs))
+    t = np.linspace(0.15, 0.85, 9)
+    half = config.seam_width * tall
+    lo, span = float(u.min()), max(float(np.ptp(u)), 1e-9)
+    for (c0, c1), inward in (((0, 1), 1.0), ((3, 2), -1.0)):
+        p = np.concatenate([quads[:, c0] + t_ * (quads[:, c1] - quads[:, c0]) for t_ in t])     # (k, 2)
+        w = (p @ right - lo) / span
+        pts = p[None] - origin + ((1 - w)[None, :] * e0[:, None] + w[None, :] * e1[:, None])[..., None] * down
+        step = (_sample(grey, pts + inward * half * down) - _sample(grey, pts - inward * half * down)).mean(1)
+        j = int(np.argmax(step - config.seam_pull * (np.abs(e0) + np.abs(e1)) / tall))
+        if step[j] < config.outer_contrast:
+            continue
+        for c in (c0, c1):
+            wc = (quads[:, c] @ right - lo) / span
+            out[:, c] = quads[:, c] + ((1 - wc) * e0[j] + wc * e1[j])[:, None] * down
+    return out
+
+
 def _sample(grey: np.ndarray, p: np.ndarray) -> np.ndarray:
     """The grey levels at points (..., 2; x, y), the nearest pixel's, clipped to the image."""
     gh, gw = grey.shape
@@ -311,6 +346,8 @@ def fit_rows(reads: Sequence[TileRead], config: GeometryConfig | None = None,
             seamed = _seams(image, final, config)
             if config.outer:
                 seamed = _outer_sides(image, seamed, config)
+            if config.lines:
+                seamed = _row_lines(image, seamed, config)
             for k in range(len(final)):
                 if _convex(seamed[k]) and _iou(seamed[k], quads[k]) >= config.keep_iou:
                     final[k] = seamed[k]
