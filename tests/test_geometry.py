@@ -99,7 +99,7 @@ def test_the_edge_between_touching_tiles_is_found_on_the_photo() -> None:
     # six cream tiles touching on a dark table, 30 px wide, with a dark groove
     # between each two; the reads' shared edges lie 3 px off the grooves, each
     # one its own way, so spacing them evenly cannot find them; the row's two
-    # ends lie 3 px out on the table
+    # ends lie 3 px out on the table, its top and bottom 2 px inside the faces
     img = np.full((200, 300, 3), 40, np.uint8)
     x0, y0, w, h = 40, 60, 30, 44
     img[y0:y0 + h, x0:x0 + 6 * w] = (200, 225, 235)
@@ -110,15 +110,19 @@ def test_the_edge_between_touching_tiles_is_found_on_the_photo() -> None:
     for k in range(6):
         a, b = x0 + k * w + off[k], x0 + (k + 1) * w + off[k + 1]
         reads.append(TileRead((0, 0, 1, 1), parse_tile("r5"), 0.99, row=0,
-                              quad=((a, y0), (b, y0), (b, y0 + h), (a, y0 + h))))
+                              quad=((a, y0 + 2), (b, y0 + 2), (b, y0 + h - 2), (a, y0 + h - 2))))
     fitted = fit_rows(reads, GeometryConfig(even=False), (300, 200), img)
+    tops, bottoms = [[c[1] for r in fitted for c in r.quad[k:k + 2]] for k in (0, 2)]
+    assert np.abs(np.subtract(tops, y0)).max() <= 1.0 and np.abs(np.subtract(bottoms, y0 + h)).max() <= 1.0
     seams = [(r.quad[1][0] + r.quad[2][0]) / 2 for r in fitted[:-1]]
     assert np.abs(np.subtract(seams, [x0 + k * w for k in range(1, 6)])).max() <= 1.0
     ends = (fitted[0].quad[0][0] + fitted[0].quad[3][0]) / 2, (fitted[-1].quad[1][0] + fitted[-1].quad[2][0]) / 2
     assert abs(ends[0] - x0) <= 1.0 and abs(ends[1] - (x0 + 6 * w)) <= 1.0
     blind = fit_rows(reads, GeometryConfig(even=False), (300, 200))
     assert np.abs(np.subtract([r.quad[1][0] for r in blind[:-1]], [x0 + k * w for k in range(1, 6)])).max() >= 2.5
-    assert fit_rows(reads, GeometryConfig(even=False, seams=False), (300, 200), img) == blind
+    assert fit_rows(reads, GeometryConfig(even=False, seams=False, outer=False, lines=False), (300, 200), img) == blind
+    unseamed = fit_rows(reads, GeometryConfig(even=False, seams=False), (300, 200), img)
+    assert np.abs(np.subtract([r.quad[1][0] for r in unseamed[:-1]], [x0 + k * w for k in range(1, 6)])).max() >= 2.5
     ends = fit_rows(reads, GeometryConfig(even=False, outer=False), (300, 200), img)
     assert abs(ends[0].quad[0][0] - (x0 - 3)) < 0.1
 

@@ -169,9 +169,10 @@ def _grey(image: np.ndarray, quads: np.ndarray, blur: float) -> tuple[np.ndarray
     return blurred, lo.astype(np.float64)
 
 
-def _seams(image: np.ndarray, quads: np.ndarray, config: GeometryConfig) -> np.ndarray:
+def _seams(seen: tuple[np.ndarray, np.ndarray], quads: np.ndarray, config: GeometryConfig) -> np.ndarray:
     """A row's quads (n, 4, 2, standing one way up) with the edge between each
-    two touching neighbours moved onto the seam between them in the photo:
+    two touching neighbours moved onto the seam between them in the photo
+    (``seen``: the row's grey pixels and their origin, :func:`_grey`; so below):
     the straight line, its two ends each within ``config.seam_reach`` of a
     tile's width of where the fit put them, along which the photo is darkest
     against either side (the groove between two tiles), kept where that
@@ -182,7 +183,7 @@ def _seams(image: np.ndarray, quads: np.ndarray, config: GeometryConfig) -> np.n
     wide = float(np.median(u[:, 1] + u[:, 2] - u[:, 0] - u[:, 3]) / 2)
     if wide < 6:
         return out
-    grey, origin = _grey(image, quads, config.seam_blur)
+    grey, origin = seen
     reach = config.seam_reach * wide
     step = max(1.0, reach / 12)
     offs = np.arange(-reach, reach + 1e-6, step)
@@ -215,7 +216,7 @@ def _seams(image: np.ndarray, quads: np.ndarray, config: GeometryConfig) -> np.n
     return out
 
 
-def _outer_sides(image: np.ndarray, quads: np.ndarray, config: GeometryConfig) -> np.ndarray:
+def _outer_sides(seen: tuple[np.ndarray, np.ndarray], quads: np.ndarray, config: GeometryConfig) -> np.ndarray:
     """A row's quads (n, 4, 2, standing one way up) with each side that has no
     touching neighbour moved onto the photo's edge of the face there: the
     straight line, its two ends each within ``config.outer_reach`` of a tile's
@@ -228,7 +229,7 @@ def _outer_sides(image: np.ndarray, quads: np.ndarray, config: GeometryConfig) -
     wide = float(np.median(u[:, 1] + u[:, 2] - u[:, 0] - u[:, 3]) / 2)
     if wide < 6:
         return out
-    grey, origin = _grey(image, quads, config.seam_blur)
+    grey, origin = seen
     reach = config.outer_reach * wide
     offs = np.arange(-reach, reach + 1e-6, max(1.0, reach / 12))
     dt, db = (g.ravel() for g in np.meshgrid(offs, offs))
@@ -253,7 +254,7 @@ def _outer_sides(image: np.ndarray, quads: np.ndarray, config: GeometryConfig) -
     return out
 
 
-def _row_lines(image: np.ndarray, quads: np.ndarray, config: GeometryConfig) -> np.ndarray:
+def _row_lines(seen: tuple[np.ndarray, np.ndarray], quads: np.ndarray, config: GeometryConfig) -> np.ndarray:
     """A row's quads (n, 4, 2, standing one way up) with its top line, and
     then its bottom line, moved onto the photo's step from the faces to what
     lies above (below) them: each end of the line moved alone, within
@@ -266,7 +267,7 @@ def _row_lines(image: np.ndarray, quads: np.ndarray, config: GeometryConfig) -> 
     tall = float(np.median((v[:, 2] + v[:, 3] - v[:, 0] - v[:, 1]) / 2))
     if tall < 6:
         return out
-    grey, origin = _grey(image, quads, config.seam_blur)
+    grey, origin = seen
     reach = config.line_reach * tall
     offs = np.arange(-reach, reach + 1e-6, max(1.0, reach / 12))
     e0, e1 = (g.ravel() for g in np.meshgrid(offs, offs))
@@ -342,12 +343,13 @@ def fit_rows(reads: Sequence[TileRead], config: GeometryConfig | None = None,
         for k in range(len(final)):  # a side moved too far apart keeps the fit's
             if _iou(parted[k], quads[k]) >= config.keep_iou:
                 final[k] = parted[k]
-        if image is not None and config.seams:
-            seamed = _seams(image, final, config)
+        if image is not None and (config.seams or config.outer or config.lines):
+            seen = _grey(image, final, config.seam_blur)    # the row's part of the photo, once
+            seamed = _seams(seen, final, config) if config.seams else final
             if config.outer:
-                seamed = _outer_sides(image, seamed, config)
+                seamed = _outer_sides(seen, seamed, config)
             if config.lines:
-                seamed = _row_lines(image, seamed, config)
+                seamed = _row_lines(seen, seamed, config)
             for k in range(len(final)):
                 if _convex(seamed[k]) and _iou(seamed[k], quads[k]) >= config.keep_iou:
                     final[k] = seamed[k]
