@@ -155,13 +155,14 @@ def _even_edges(order: np.ndarray, left: np.ndarray, rgt: np.ndarray, tall: np.n
 
 def _grey(image: np.ndarray, quads: np.ndarray, blur: float) -> tuple[np.ndarray, np.ndarray]:
     """The photo's grey pixels about a row's quads (float32, blurred by ``blur``
-    of a tile's height) and the crop's top-left corner."""
+    of a tile's height; as far out as the searches reach, a third of a tile)
+    and the crop's top-left corner."""
     import cv2
 
     h, w = image.shape[:2]
     tall = float(np.median(np.hypot(*(quads[:, 3] - quads[:, 0]).T)))
-    lo = np.clip(np.floor(quads.reshape(-1, 2).min(0) - tall).astype(int), 0, [w, h])
-    hi = np.clip(np.ceil(quads.reshape(-1, 2).max(0) + tall).astype(int), 0, [w, h])
+    lo = np.clip(np.floor(quads.reshape(-1, 2).min(0) - tall / 3).astype(int), 0, [w, h])
+    hi = np.clip(np.ceil(quads.reshape(-1, 2).max(0) + tall / 3).astype(int), 0, [w, h])
     part = image[lo[1]:hi[1], lo[0]:hi[0]]
     grey = cv2.cvtColor(part, cv2.COLOR_BGR2GRAY) if part.ndim == 3 else part
     sigma = max(blur * tall, 0.5)
