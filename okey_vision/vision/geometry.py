@@ -52,6 +52,7 @@ import numpy as np
 
 from okey_vision.vision.config import GeometryConfig
 from okey_vision.vision.reads import APART, TileRead
+from okey_vision.vision.resize import shrink_by
 
 
 def theil_sen(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
@@ -153,24 +154,30 @@ def _even_edges(order: np.ndarray, left: np.ndarray, rgt: np.ndarray, tall: np.n
         left[g], rgt[g] = edges[:-1], edges[1:]
 
 
-def _grey(image: np.ndarray, quads: np.ndarray, blur: float) -> tuple[np.ndarray, np.ndarray]:
-    """The photo's grey pixels about a row's quads (float32, blurred by ``blur``
-    of a tile's height; as far out as the searches reach, a third of a tile)
-    and the crop's top-left corner."""
+def _grey(image: np.ndarray, quads: np.ndarray, config: GeometryConfig) -> tuple[np.ndarray, np.ndarray, float]:
+    """The photo's grey pixels about a row's quads (as far out as the searches
+    reach, a third of a tile), shrunk by a whole factor so a tile is under
+    twice ``config.search_height`` px tall, and blurred by ``config.seam_blur`` of
+    its height (float32); the crop's top-left corner in the photo, and the
+    scale from photo px to the crop's."""
     import cv2
 
     h, w = image.shape[:2]
     tall = float(np.median(np.hypot(*(quads[:, 3] - quads[:, 0]).T)))
     lo = np.clip(np.floor(quads.reshape(-1, 2).min(0) - tall / 3).astype(int), 0, [w, h])
     hi = np.clip(np.ceil(quads.reshape(-1, 2).max(0) + tall / 3).astype(int), 0, [w, h])
-    part = image[lo[1]:hi[1], lo[0]:hi[0]]
+    # a 12 MP photo's tiles are 300-600 px tall: their edges show as well
+    # shrunk by a whole factor (OpenCV's fast area average), and cost less
+    k = max(1, int(tall // config.search_height))
+    part = shrink_by(image[lo[1]:max(hi[1], lo[1] + k), lo[0]:max(hi[0], lo[0] + k)], k)
     grey = cv2.cvtColor(part, cv2.COLOR_BGR2GRAY) if part.ndim == 3 else part
-    sigma = max(blur * tall, 0.5)
+    scale = 1.0 / k
+    sigma = max(config.seam_blur * tall * scale, 0.5)
     blurred: np.ndarray = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), sigma)
-    return blurred, lo.astype(np.float64)
+    return blurred, lo.astype(np.float64), scale
 
 
-def _seams(seen: tuple[np.ndarray, np.ndarray], quads: np.ndarray, config: GeometryConfig) -> np.ndarray:
+def _seams(seen: tuple[np.ndarray, np.ndarray, float], quads: np.ndarray, config: GeometryConfig) -> np.ndarray:
     """A row's quads (n, 4, 2, standing one way up) with the edge between each
     two touching neighbours moved onto the seam between them in the photo
     (``seen``: the row's grey pixels and their origin, :func:`_grey`; so below):
@@ -184,7 +191,7 @@ def _seams(seen: tuple[np.ndarray, np.ndarray], quads: np.ndarray, config: Geome
     wide = float(np.median(u[:, 1] + u[:, 2] - u[:, 0] - u[:, 3]) / 2)
     if wide < 6:
         return out
-    grey, origin = seen
+    grey, origin, scale = seen
     reach = config.seam_reach * wide
     step = max(1.0, reach / 12)
     offs = np.arange(-reach, reach + 1e-6, step)
@@ -199,8 +206,8 @@ def _seams(seen: tuple[np.ndarray, np.ndarray], quads: np.ndarray, config: Geome
         along = (top + t[:, None] * (bot - top))[None] - origin     # (1, k, 2)
         shift = ((1 - t)[None, :] * dt[:, None] + t[None, :] * db[:, None])[..., None] * right   # (m, k, 2)
         pts = along + shift
-        depth = ((_sample(grey, pts - half * right) + _sample(grey, pts + half * right)) / 2
-                 - _sample(grey, pts)).mean(1)
+        depth = ((_sample(grey, pts - half * right, scale) + _sample(grey, pts + half * right, scale)) / 2
+                 - _sample(grey, pts, scale)).mean(1)
         score = depth - config.seam_pull * (np.abs(dt) + np.abs(db)) / wide
         k = int(np.argmax(score))
         if depth[k] < config.seam_contrast:
@@ -217,7 +224,7 @@ def _seams(seen: tuple[np.ndarray, np.ndarray], quads: np.ndarray, config: Geome
     return out
 
 
-def _outer_sides(seen: tuple[np.ndarray, np.ndarray], quads: np.ndarray, config: GeometryConfig) -> np.ndarray:
+def _outer_sides(seen: tuple[np.ndarray, np.ndarray, float], quads: np.ndarray, config: GeometryConfig) -> np.ndarray:
     """A row's quads (n, 4, 2, standing one way up) with each side that has no
     touching neighbour moved onto the photo's edge of the face there: the
     straight line, its two ends each within ``config.outer_reach`` of a tile's
@@ -230,7 +237,7 @@ def _outer_sides(seen: tuple[np.ndarray, np.ndarray], quads: np.ndarray, config:
     wide = float(np.median(u[:, 1] + u[:, 2] - u[:, 0] - u[:, 3]) / 2)
     if wide < 6:
         return out
-    grey, origin = seen
+    grey, origin, scale = seen
     reach = config.outer_reach * wide
     offs = np.arange(-reach, reach + 1e-6, max(1.0, reach / 12))
     dt, db = (g.ravel() for g in np.meshgrid(offs, offs))
@@ -248,14 +255,15 @@ def _outer_sides(seen: tuple[np.ndarray, np.ndarray], quads: np.ndarray, config:
             top, bot = quads[i, c0], quads[i, c1]
             pts = ((top + t[:, None] * (bot - top))[None] - origin
                    + ((1 - t)[None, :] * dt[:, None] + t[None, :] * db[:, None])[..., None] * right)
-            step = (_sample(grey, pts + inward * half * right) - _sample(grey, pts - inward * half * right)).mean(1)
+            step = (_sample(grey, pts + inward * half * right, scale)
+                    - _sample(grey, pts - inward * half * right, scale)).mean(1)
             j = int(np.argmax(step - config.seam_pull * (np.abs(dt) + np.abs(db)) / wide))
             if step[j] >= config.outer_contrast:
                 out[i, c0], out[i, c1] = top + dt[j] * right, bot + db[j] * right
     return out
 
 
-def _row_lines(seen: tuple[np.ndarray, np.ndarray], quads: np.ndarray, config: GeometryConfig) -> np.ndarray:
+def _row_lines(seen: tuple[np.ndarray, np.ndarray, float], quads: np.ndarray, config: GeometryConfig) -> np.ndarray:
     """A row's quads (n, 4, 2, standing one way up) with its top line, and
     then its bottom line, moved onto the photo's step from the faces to what
     lies above (below) them: each end of the line moved alone, within
@@ -268,7 +276,7 @@ def _row_lines(seen: tuple[np.ndarray, np.ndarray], quads: np.ndarray, config: G
     tall = float(np.median((v[:, 2] + v[:, 3] - v[:, 0] - v[:, 1]) / 2))
     if tall < 6:
         return out
-    grey, origin = seen
+    grey, origin, scale = seen
     reach = config.line_reach * tall
     offs = np.arange(-reach, reach + 1e-6, max(1.0, reach / 12))
     e0, e1 = (g.ravel() for g in np.meshgrid(offs, offs))
@@ -279,7 +287,8 @@ def _row_lines(seen: tuple[np.ndarray, np.ndarray], quads: np.ndarray, config: G
         p = np.concatenate([quads[:, c0] + t_ * (quads[:, c1] - quads[:, c0]) for t_ in t])     # (k, 2)
         w = (p @ right - lo) / span
         pts = p[None] - origin + ((1 - w)[None, :] * e0[:, None] + w[None, :] * e1[:, None])[..., None] * down
-        step = (_sample(grey, pts + inward * half * down) - _sample(grey, pts - inward * half * down)).mean(1)
+        step = (_sample(grey, pts + inward * half * down, scale)
+                - _sample(grey, pts - inward * half * down, scale)).mean(1)
         j = int(np.argmax(step - config.seam_pull * (np.abs(e0) + np.abs(e1)) / tall))
         if step[j] < config.outer_contrast:
             continue
@@ -289,11 +298,12 @@ def _row_lines(seen: tuple[np.ndarray, np.ndarray], quads: np.ndarray, config: G
     return out
 
 
-def _sample(grey: np.ndarray, p: np.ndarray) -> np.ndarray:
-    """The grey levels at points (..., 2; x, y), the nearest pixel's, clipped to the image."""
+def _sample(grey: np.ndarray, p: np.ndarray, scale: float) -> np.ndarray:
+    """The grey levels at points (..., 2; x, y photo px from the crop's
+    corner, times ``scale`` on the crop), the nearest pixel's, clipped to it."""
     gh, gw = grey.shape
-    xi = np.clip(np.rint(p[..., 0]).astype(np.intp), 0, gw - 1)
-    yi = np.clip(np.rint(p[..., 1]).astype(np.intp), 0, gh - 1)
+    xi = np.clip(np.rint(p[..., 0] * scale).astype(np.intp), 0, gw - 1)
+    yi = np.clip(np.rint(p[..., 1] * scale).astype(np.intp), 0, gh - 1)
     got: np.ndarray = grey[yi, xi]
     return got
 
@@ -345,7 +355,7 @@ def fit_rows(reads: Sequence[TileRead], config: GeometryConfig | None = None,
             if _iou(parted[k], quads[k]) >= config.keep_iou:
                 final[k] = parted[k]
         if image is not None and (config.seams or config.outer or config.lines):
-            seen = _grey(image, final, config.seam_blur)    # the row's part of the photo, once
+            seen = _grey(image, final, config)    # the row's part of the photo, once
             seamed = _seams(seen, final, config) if config.seams else final
             if config.outer:
                 seamed = _outer_sides(seen, seamed, config)
