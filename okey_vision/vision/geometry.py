@@ -180,7 +180,7 @@ def _grey(image: np.ndarray, quads: np.ndarray, config: GeometryConfig) -> tuple
 def _seams(seen: tuple[np.ndarray, np.ndarray, float], quads: np.ndarray, config: GeometryConfig) -> np.ndarray:
     """A row's quads (n, 4, 2, standing one way up) with the edge between each
     two touching neighbours moved onto the seam between them in the photo
-    (``seen``: the row's grey pixels and their origin, :func:`_grey`; so below):
+    (``seen``: the row's grey pixels, their origin and scale, :func:`_grey`; so below):
     the straight line, its two ends each within ``config.seam_reach`` of a
     tile's width of where the fit put them, along which the photo is darkest
     against either side (the groove between two tiles), kept where that
