@@ -12,7 +12,8 @@ Per part (``choose`` picks reader changes and calibrates flags; ``report``
 only reports; ``trained``, the real photos the networks were trained on,
 only with ``--part trained`` or ``every``) and per kind of view: rack tiles read right, reads right,
 exact photos, the median IoU of each read's quad with its labelled polygon,
-false reads and misses; the turned views' worst angle; the Okey photo's
+false reads, misses, and the views where a neighbour in a row covers over
+10 % of a read's quad (``overlapped``); the turned views' worst angle; the Okey photo's
 reads per view; and the flags (share of wrong and of right reads flagged).
 """
 
@@ -69,8 +70,8 @@ def run(part: str, turns: tuple[int, ...], settings: list[str], limit: int | Non
 
 def table(scored: list[Scored]) -> list[str]:
     """The per-kind rows of one part."""
-    lines = ["| views | n | tiles read right | reads right | exact | IoU median | false | missed |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = ["| views | n | tiles read right | reads right | exact | IoU median | false | missed | overlapped |",
+             "|---|---|---|---|---|---|---|---|---|"]
     by_kind: dict[str, list[Scored]] = defaultdict(list)
     for s in scored:
         by_kind[s.kind].append(s)
@@ -80,7 +81,7 @@ def table(scored: list[Scored]) -> list[str]:
             continue
         m = summarise(group)
         lines.append(f"| {kind} | {m.views} | {m.accuracy:.1%} ({m.right}/{m.tiles}) | {m.precision:.1%} | "
-                     f"{m.exact}/{m.views} | {m.iou_median:.3f} | {m.false} | {m.misses} |")
+                     f"{m.exact}/{m.views} | {m.iou_median:.3f} | {m.false} | {m.misses} | {m.overlapped} |")
     turned = defaultdict(list)
     for s in by_kind.get("turned", []):
         turned[s.view].append(s)

@@ -331,6 +331,9 @@ def inside(pt: np.ndarray, poly: np.ndarray) -> bool:
 
 #: A read and a label are one tile when their polygons overlap by at least this IoU.
 MATCH_IOU = 0.3
+#: Neighbours in a row may overlap by at most this share of a quad's area
+#: (tiles standing side by side never cover each other's faces).
+OVERLAP = 0.1
 
 
 @dataclass
@@ -352,6 +355,9 @@ class Scored:
     #: box score over the photo's median or None) for every scored read
     flags: list[tuple[bool, bool, float, float, float, float | None]] = field(default_factory=list)
     got: str = ""
+    #: The largest share of a read's quad that a neighbour in its row covers
+    #: (:func:`okey_vision.vision.geometry.worst_overlap`; 0: none overlap).
+    overlap: float = 0.0
 
 
 def flag_row(read, right: bool) -> tuple[bool, bool, float, float, float, float | None]:
@@ -363,13 +369,14 @@ def flag_row(read, right: bool) -> tuple[bool, bool, float, float, float, float 
 def score_view(view: RealView, reads: Sequence) -> Scored:
     """Match reads to labels one to one (greedy by polygon IoU, at least
     ``MATCH_IOU``) and count: right, wrong, missed, false, exact, IoU, flags."""
+    from okey_vision.vision.geometry import worst_overlap
     from okey_vision.vision.reads import APART, rack_order
 
     polys = [read_polygon(r) for r in reads]
     matched = greedy_match(view.labels, polys, lambda lab, p: polygon_iou(lab.polygon, p), MATCH_IOU)
     used_l = {i for i, _, _ in matched}
     used_r = {j for _, j, _ in matched}
-    s = Scored(view.name, view.kind, view.photo.name, view.photo.part)
+    s = Scored(view.name, view.kind, view.photo.name, view.photo.part, overlap=worst_overlap(reads))
     for i, j, v in matched:
         lab, r = view.labels[i], reads[j]
         if lab.tile is None:
@@ -415,6 +422,8 @@ class Summary:
     iou_median: float
     false: int
     misses: int
+    #: Views where a read's quad is covered over ``OVERLAP`` of its area by a neighbour's.
+    overlapped: int = 0
 
     @property
     def accuracy(self) -> float:
@@ -433,7 +442,8 @@ def summarise(scored: Sequence[Scored]) -> Summary:
     return Summary(len(scored), sum(s.tiles for s in scored), sum(s.right for s in scored),
                    sum(s.reads for s in scored), sum(s.right for s in scored),
                    sum(s.exact for s in scored), float(np.median(ious)) if ious else 0.0,
-                   sum(s.false for s in scored), sum(s.misses for s in scored))
+                   sum(s.false for s in scored), sum(s.misses for s in scored),
+                   sum(s.overlap > OVERLAP for s in scored))
 
 
 def flag_rates(scored: Sequence[Scored]) -> tuple[float, float, int, int]:

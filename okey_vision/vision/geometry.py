@@ -11,13 +11,23 @@ row's own frame (``u`` along the row, ``v`` down across it):
    slopes, so a stray corner does not tilt the line); a corner lying within
    ``GeometryConfig.snap`` tile heights of its line is moved onto it, one
    farther off (a tile standing proud of the row) keeps its own;
-2. the tiles' sides lean alike (the row's median lean);
+2. the tiles' sides lean as the row's do: the lean a straight line in the
+   side's place along the row (a Theil-Sen fit again), since a row seen in
+   perspective has its upright edges meeting at a vanishing point
+   (``GeometryConfig.perspective``; off: the row's median lean);
 3. each tile's width is set from the row's width-to-height ratio where its
    own departs from it by more than ``GeometryConfig.width_tolerance``;
 4. tiles touching side by side share the space between the group's outer
    edges evenly (``GeometryConfig.even``);
 5. two neighbours that still overlap meet at the middle of their overlap,
-   so no quad covers its neighbour.
+   so no quad covers its neighbour;
+6. given the photo, the edge between two touching tiles is moved onto the
+   groove between them (``GeometryConfig.seams``), and a side with no
+   touching neighbour onto the step from the bright face to what lies
+   beside it (``GeometryConfig.outer``), and the row's top and bottom
+   lines onto the steps above and below its faces (``GeometryConfig.lines``);
+7. last, in every row (fitted or not), a quad still covering a neighbour's
+   by more than ``GeometryConfig.max_overlap`` is cut back.
 
 A row of fewer than ``GeometryConfig.min_tiles`` tiles, and a tile apart
 from the rows, keep their own corners.
@@ -42,6 +52,7 @@ import numpy as np
 
 from okey_vision.vision.config import GeometryConfig
 from okey_vision.vision.reads import APART, TileRead
+from okey_vision.vision.resize import shrink_by
 
 
 def theil_sen(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
@@ -77,10 +88,18 @@ def _fit_row(quads: np.ndarray, config: GeometryConfig) -> np.ndarray:
     # the sides' lean: du per dv, the median over every side of the row
     sides = np.concatenate([(u[:, 3] - u[:, 0]) / np.maximum(v[:, 3] - v[:, 0], 1e-9),
                             (u[:, 2] - u[:, 1]) / np.maximum(v[:, 2] - v[:, 1], 1e-9)])
-    lean = float(np.median(sides))
+    at = np.concatenate([(u[:, 0] + u[:, 3]) / 2, (u[:, 1] + u[:, 2]) / 2])   # where each side stands
+    if config.perspective and len(quads) >= 3:
+        lean_at = theil_sen(at, sides)
+    else:
+        lean_at = (float(np.median(sides)), 0.0)
+
+    def lean(x: np.ndarray) -> np.ndarray:
+        return lean_at[0] + lean_at[1] * x
     vm = (v.sum(1) / 4)                                      # each tile's middle, across the row
-    left = (u[:, 0] + u[:, 3]) / 2 + lean * (vm - (v[:, 0] + v[:, 3]) / 2)   # sides at mid-height
-    rgt = (u[:, 1] + u[:, 2]) / 2 + lean * (vm - (v[:, 1] + v[:, 2]) / 2)
+    lu, ru = (u[:, 0] + u[:, 3]) / 2, (u[:, 1] + u[:, 2]) / 2
+    left = lu + lean(lu) * (vm - (v[:, 0] + v[:, 3]) / 2)   # sides at mid-height
+    rgt = ru + lean(ru) * (vm - (v[:, 1] + v[:, 2]) / 2)
     centre = (left + rgt) / 2
     tall = (bottom[0] + bottom[1] * centre) - (top[0] + top[1] * centre)
     ratio = float(np.median((rgt - left) / np.maximum(tall, 1e-9)))
@@ -101,11 +120,12 @@ def _fit_row(quads: np.ndarray, config: GeometryConfig) -> np.ndarray:
         for k, (side, line) in enumerate(((left, top), (rgt, top), (rgt, bottom), (left, bottom))):
             edge = side[i]
             a, b = line
-            # the side line u = edge + lean (v - vm[i]) meets the row line v = a + b u
-            vv = (a + b * (edge - lean * vm[i])) / (1.0 - b * lean)
+            tilt = float(lean(np.array(edge)))
+            # the side line u = edge + tilt (v - vm[i]) meets the row line v = a + b u
+            vv = (a + b * (edge - tilt * vm[i])) / (1.0 - b * tilt)
             if abs(vv - v[i, k]) > snap:                     # this corner stands off the row's line
                 vv = v[i, k]
-            uu = edge + lean * (vv - vm[i])
+            uu = edge + tilt * (vv - vm[i])
             out[i, k] = uu * right + vv * down
     return out
 
@@ -134,14 +154,171 @@ def _even_edges(order: np.ndarray, left: np.ndarray, rgt: np.ndarray, tall: np.n
         left[g], rgt[g] = edges[:-1], edges[1:]
 
 
+def _grey(image: np.ndarray, quads: np.ndarray, config: GeometryConfig) -> tuple[np.ndarray, np.ndarray, float]:
+    """The photo's grey pixels about a row's quads (as far out as the searches
+    reach, a third of a tile), shrunk by a whole factor so a tile is under
+    twice ``config.search_height`` px tall, and blurred by ``config.seam_blur`` of
+    its height (float32); the crop's top-left corner in the photo, and the
+    scale from photo px to the crop's."""
+    import cv2
+
+    h, w = image.shape[:2]
+    tall = float(np.median(np.hypot(*(quads[:, 3] - quads[:, 0]).T)))
+    lo = np.clip(np.floor(quads.reshape(-1, 2).min(0) - tall / 3).astype(int), 0, [w, h])
+    hi = np.clip(np.ceil(quads.reshape(-1, 2).max(0) + tall / 3).astype(int), 0, [w, h])
+    # a 12 MP photo's tiles are 300-600 px tall: their edges show as well
+    # shrunk by a whole factor (OpenCV's fast area average), and cost less
+    k = max(1, int(tall // config.search_height))
+    part = shrink_by(image[lo[1]:max(hi[1], lo[1] + k), lo[0]:max(hi[0], lo[0] + k)], k)
+    grey = cv2.cvtColor(part, cv2.COLOR_BGR2GRAY) if part.ndim == 3 else part
+    scale = 1.0 / k
+    sigma = max(config.seam_blur * tall * scale, 0.5)
+    blurred: np.ndarray = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), sigma)
+    return blurred, lo.astype(np.float64), scale
+
+
+def _seams(seen: tuple[np.ndarray, np.ndarray, float], quads: np.ndarray, config: GeometryConfig) -> np.ndarray:
+    """A row's quads (n, 4, 2, standing one way up) with the edge between each
+    two touching neighbours moved onto the seam between them in the photo
+    (``seen``: the row's grey pixels, their origin and scale, :func:`_grey`; so below):
+    the straight line, its two ends each within ``config.seam_reach`` of a
+    tile's width of where the fit put them, along which the photo is darkest
+    against either side (the groove between two tiles), kept where that
+    groove is at least ``config.seam_contrast`` grey levels deep."""
+    right, down = _frame(quads)
+    out: np.ndarray = quads.copy()
+    u = quads @ right
+    wide = float(np.median(u[:, 1] + u[:, 2] - u[:, 0] - u[:, 3]) / 2)
+    if wide < 6:
+        return out
+    grey, origin, scale = seen
+    reach = config.seam_reach * wide
+    step = max(1.0, reach / 12)
+    offs = np.arange(-reach, reach + 1e-6, step)
+    dt, db = (g.ravel() for g in np.meshgrid(offs, offs))
+    t = np.linspace(0.15, 0.85, 15)
+    half = config.seam_width * wide
+    for a, b in pairwise(np.argsort(u.mean(1))):
+        top, bot = (quads[a, 1] + quads[b, 0]) / 2, (quads[a, 2] + quads[b, 3]) / 2
+        gaps = (np.hypot(*(quads[a, 1] - quads[b, 0])), np.hypot(*(quads[a, 2] - quads[b, 3])))
+        if max(gaps) > config.touch * wide:
+            continue                                          # not touching: each keeps its own side
+        along = (top + t[:, None] * (bot - top))[None] - origin     # (1, k, 2)
+        shift = ((1 - t)[None, :] * dt[:, None] + t[None, :] * db[:, None])[..., None] * right   # (m, k, 2)
+        pts = along + shift
+        depth = ((_sample(grey, pts - half * right, scale) + _sample(grey, pts + half * right, scale)) / 2
+                 - _sample(grey, pts, scale)).mean(1)
+        score = depth - config.seam_pull * (np.abs(dt) + np.abs(db)) / wide
+        k = int(np.argmax(score))
+        if depth[k] < config.seam_contrast:
+            continue
+        p0, p1 = top + dt[k] * right, bot + db[k] * right
+        for i, corners in ((a, (1, 2)), (b, (0, 3))):
+            for c in corners:           # each corner slid along the row onto the seam's line
+                d = p1 - p0
+                den = float(d @ down)
+                if abs(den) < 1e-9:
+                    continue
+                s = float((quads[i, c] - p0) @ down) / den
+                out[i, c] = quads[i, c] + float((p0 + s * d - quads[i, c]) @ right) * right
+    return out
+
+
+def _outer_sides(seen: tuple[np.ndarray, np.ndarray, float], quads: np.ndarray, config: GeometryConfig) -> np.ndarray:
+    """A row's quads (n, 4, 2, standing one way up) with each side that has no
+    touching neighbour moved onto the photo's edge of the face there: the
+    straight line, its two ends each within ``config.outer_reach`` of a tile's
+    width of the side, across which the photo steps most from bright (the
+    face) to dark, kept where the step is at least ``config.outer_contrast``
+    grey levels."""
+    right, _ = _frame(quads)
+    out: np.ndarray = quads.copy()
+    u = quads @ right
+    wide = float(np.median(u[:, 1] + u[:, 2] - u[:, 0] - u[:, 3]) / 2)
+    if wide < 6:
+        return out
+    grey, origin, scale = seen
+    reach = config.outer_reach * wide
+    offs = np.arange(-reach, reach + 1e-6, max(1.0, reach / 12))
+    dt, db = (g.ravel() for g in np.meshgrid(offs, offs))
+    t = np.linspace(0.15, 0.85, 15)
+    half = config.seam_width * wide
+    touching: set[tuple[int, int]] = set()          # (tile, corner pair 0: left side, 1: right side)
+    for a, b in pairwise(np.argsort(u.mean(1))):
+        gaps = (np.hypot(*(quads[a, 1] - quads[b, 0])), np.hypot(*(quads[a, 2] - quads[b, 3])))
+        if max(gaps) <= config.touch * wide:
+            touching |= {(int(a), 1), (int(b), 0)}
+    for i in range(len(quads)):
+        for k, (c0, c1), inward in ((0, (0, 3), 1.0), (1, (1, 2), -1.0)):
+            if (i, k) in touching:
+                continue
+            top, bot = quads[i, c0], quads[i, c1]
+            pts = ((top + t[:, None] * (bot - top))[None] - origin
+                   + ((1 - t)[None, :] * dt[:, None] + t[None, :] * db[:, None])[..., None] * right)
+            step = (_sample(grey, pts + inward * half * right, scale)
+                    - _sample(grey, pts - inward * half * right, scale)).mean(1)
+            j = int(np.argmax(step - config.seam_pull * (np.abs(dt) + np.abs(db)) / wide))
+            if step[j] >= config.outer_contrast:
+                out[i, c0], out[i, c1] = top + dt[j] * right, bot + db[j] * right
+    return out
+
+
+def _row_lines(seen: tuple[np.ndarray, np.ndarray, float], quads: np.ndarray, config: GeometryConfig) -> np.ndarray:
+    """A row's quads (n, 4, 2, standing one way up) with its top line, and
+    then its bottom line, moved onto the photo's step from the faces to what
+    lies above (below) them: each end of the line moved alone, within
+    ``config.line_reach`` of a tile's height, to where the photo along the
+    tiles' tops (bottoms) steps most from bright to dark outwards, kept where
+    the step is at least ``config.outer_contrast`` grey levels."""
+    right, down = _frame(quads)
+    out: np.ndarray = quads.copy()
+    u, v = quads @ right, quads @ down
+    tall = float(np.median((v[:, 2] + v[:, 3] - v[:, 0] - v[:, 1]) / 2))
+    if tall < 6:
+        return out
+    grey, origin, scale = seen
+    reach = config.line_reach * tall
+    offs = np.arange(-reach, reach + 1e-6, max(1.0, reach / 12))
+    e0, e1 = (g.ravel() for g in np.meshgrid(offs, offs))
+    t = np.linspace(0.15, 0.85, 9)
+    half = config.seam_width * tall
+    lo, span = float(u.min()), max(float(np.ptp(u)), 1e-9)
+    for (c0, c1), inward in (((0, 1), 1.0), ((3, 2), -1.0)):
+        p = np.concatenate([quads[:, c0] + t_ * (quads[:, c1] - quads[:, c0]) for t_ in t])     # (k, 2)
+        w = (p @ right - lo) / span
+        pts = p[None] - origin + ((1 - w)[None, :] * e0[:, None] + w[None, :] * e1[:, None])[..., None] * down
+        step = (_sample(grey, pts + inward * half * down, scale)
+                - _sample(grey, pts - inward * half * down, scale)).mean(1)
+        j = int(np.argmax(step - config.seam_pull * (np.abs(e0) + np.abs(e1)) / tall))
+        if step[j] < config.outer_contrast:
+            continue
+        for c in (c0, c1):
+            wc = (quads[:, c] @ right - lo) / span
+            out[:, c] = quads[:, c] + ((1 - wc) * e0[j] + wc * e1[j])[:, None] * down
+    return out
+
+
+def _sample(grey: np.ndarray, p: np.ndarray, scale: float) -> np.ndarray:
+    """The grey levels at points (..., 2; x, y photo px from the crop's
+    corner, times ``scale`` on the crop), the nearest pixel's, clipped to it."""
+    gh, gw = grey.shape
+    xi = np.clip(np.rint(p[..., 0] * scale).astype(np.intp), 0, gw - 1)
+    yi = np.clip(np.rint(p[..., 1] * scale).astype(np.intp), 0, gh - 1)
+    got: np.ndarray = grey[yi, xi]
+    return got
+
+
 def fit_rows(reads: Sequence[TileRead], config: GeometryConfig | None = None,
-             size: tuple[int, int] | None = None) -> list[TileRead]:
+             size: tuple[int, int] | None = None, image: np.ndarray | None = None) -> list[TileRead]:
     """The reads with each row's quads fitted as one (see the module's doc);
-    boxes follow the quads (clipped to a photo of ``size``, width and height, when given)."""
+    boxes follow the quads (clipped to a photo of ``size``, width and height,
+    when given); with the photo (``image``, BGR), the edges between touching
+    neighbours found on it (:func:`_seams`)."""
     config = config or GeometryConfig()
     out = list(reads)
     if not config.fit:
         return out
+    astray: set[int] = set()          # reads that keep their own corners (fitted rows' tiles or none)
     for row in sorted({r.row for r in reads if r.row != APART}):
         idx = [i for i, r in enumerate(reads) if r.row == row and r.quad is not None and len(r.quad) == 4]
         if len(idx) < config.min_tiles:
@@ -157,23 +334,36 @@ def fit_rows(reads: Sequence[TileRead], config: GeometryConfig | None = None,
         along = rights @ _frame(quads)[0] >= np.cos(np.radians(config.max_turn))
         if along.sum() < config.min_tiles:
             continue
+        astray |= {i for i, k in zip(idx, along, strict=True) if not k}
         idx = [i for i, k in zip(idx, along, strict=True) if k]
         quads, flipped = quads[along], flipped[along]
         fitted = _fit_row(quads, config)
         fitted[flipped] = np.roll(fitted[flipped], 2, axis=1)
         quads[flipped] = np.roll(quads[flipped], 2, axis=1)
         kept = []
-        for q, own in zip(fitted, quads, strict=True):
+        for i, q, own in zip(idx, fitted, quads, strict=True):
             tall = float(np.hypot(*(own[3] - own[0])))
             moved = float(np.hypot(*(q - own).T).max()) if np.isfinite(q).all() else np.inf
-            astray = moved > config.max_move * tall or not _convex(q) or _iou(q, own) < config.keep_iou
-            kept.append(own if astray else q)  # a fit gone astray: the tile keeps its own corners
+            gone = moved > config.max_move * tall or not _convex(q) or _iou(q, own) < config.keep_iou
+            kept.append(own if gone else q)  # a fit gone astray: the tile keeps its own corners
+            if gone:
+                astray.add(i)
         final = np.array(kept)
         final[flipped] = np.roll(final[flipped], 2, axis=1)
         parted = _parted(final)
         for k in range(len(final)):  # a side moved too far apart keeps the fit's
             if _iou(parted[k], quads[k]) >= config.keep_iou:
                 final[k] = parted[k]
+        if image is not None and (config.seams or config.outer or config.lines):
+            seen = _grey(image, final, config)    # the row's part of the photo, once
+            seamed = _seams(seen, final, config) if config.seams else final
+            if config.outer:
+                seamed = _outer_sides(seen, seamed, config)
+            if config.lines:
+                seamed = _row_lines(seen, seamed, config)
+            for k in range(len(final)):
+                if _convex(seamed[k]) and _iou(seamed[k], quads[k]) >= config.keep_iou:
+                    final[k] = seamed[k]
         final[flipped] = np.roll(final[flipped], 2, axis=1)
         for i, q in zip(idx, final, strict=True):
             lo, hi = q.min(0), q.max(0)
@@ -181,6 +371,87 @@ def fit_rows(reads: Sequence[TileRead], config: GeometryConfig | None = None,
                 lo, hi = np.clip(lo, 0, size), np.clip(hi, 0, size)
             box = (round(float(lo[0]), 1), round(float(lo[1]), 1), round(float(hi[0]), 1), round(float(hi[1]), 1))
             out[i] = replace(reads[i], quad=tuple((round(float(x), 1), round(float(y), 1)) for x, y in q), box=box)
+    fitted_rows = {out[i].row for i in range(len(out)) if out[i] is not reads[i]}
+    for row in sorted({r.row for r in reads if r.row != APART}):
+        idx = [i for i, r in enumerate(out) if r.row == row and r.quad is not None and len(r.quad) == 4]
+        loose = {i for i in idx if row not in fitted_rows or i in astray}
+        for i, q in _apart(out, idx, loose, config).items():
+            lo, hi = q.min(0), q.max(0)
+            if size is not None:
+                lo, hi = np.clip(lo, 0, size), np.clip(hi, 0, size)
+            box = (round(float(lo[0]), 1), round(float(lo[1]), 1), round(float(hi[0]), 1), round(float(hi[1]), 1))
+            out[i] = replace(out[i], quad=tuple((round(float(x), 1), round(float(y), 1)) for x, y in q), box=box)
+    return out
+
+
+def _apart(reads: Sequence[TileRead], idx: Sequence[int], loose: set[int], config: GeometryConfig
+           ) -> dict[int, np.ndarray]:
+    """The quads of one row's reads (``idx``) that still cover a neighbour's
+    by more than ``config.max_overlap`` of the smaller one, cut back: a tile
+    that kept its own corners (in ``loose``: its fit went astray, or its row
+    was not fitted) beside a fitted one stops at the fitted one's side; two
+    alike are cut at the line through their overlap's middle, across the
+    line between their centres. Returns the quads changed, by read index."""
+    quads = {i: np.asarray(reads[i].quad, np.float64) for i in idx}
+    changed: dict[int, np.ndarray] = {}
+    for n, a in enumerate(idx):
+        for b in idx[n + 1:]:
+            qa, qb = quads[a], quads[b]
+            if _polygon_overlap(qa, qb) <= config.max_overlap:
+                continue
+            cuts: list[tuple[int, np.ndarray, np.ndarray]] = []
+            if (a in loose) != (b in loose):
+                firm, soft = (b, a) if a in loose else (a, b)
+                p, nrm = _facing_side(quads[firm], quads[soft].mean(0))
+                cuts.append((soft, p, nrm))
+            else:
+                import cv2
+
+                _, inter = cv2.intersectConvexConvex(qa.astype(np.float32), qb.astype(np.float32))
+                if inter is None or not len(inter):
+                    continue
+                p = np.asarray(inter, np.float64).reshape(-1, 2).mean(0)
+                nrm = qb.mean(0) - qa.mean(0)
+                nrm /= max(float(np.hypot(*nrm)), 1e-9)
+                cuts += [(a, p, -nrm), (b, p, nrm)]
+            for k, p, nrm in cuts:
+                cut = _clip(quads[k], p, nrm)
+                if _convex(cut):
+                    quads[k] = changed[k] = cut
+    return changed
+
+
+def _facing_side(q: np.ndarray, towards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The side of a convex quad that faces a point: a point on it and its outward unit normal."""
+    centre = q.mean(0)
+    best: tuple[float, np.ndarray, np.ndarray] | None = None
+    for k in range(4):
+        p0, p1 = q[k], q[(k + 1) % 4]
+        nrm = np.array([p1[1] - p0[1], p0[0] - p1[0]])
+        nrm /= max(float(np.hypot(*nrm)), 1e-9)
+        mid = (p0 + p1) / 2
+        if (mid - centre) @ nrm < 0:
+            nrm = -nrm
+        facing = float((towards - centre) @ nrm)
+        if best is None or facing > best[0]:
+            best = (facing, mid, nrm)
+    assert best is not None
+    return best[1], best[2]
+
+
+def _clip(q: np.ndarray, p: np.ndarray, nrm: np.ndarray) -> np.ndarray:
+    """A quad (TL, TR, BR, BL) kept on the side of the line through ``p`` that
+    ``nrm`` points to: each corner beyond the line slid along the tile's top or
+    bottom (else its side) onto the line."""
+    side = (q - p) @ nrm
+    out: np.ndarray = q.copy()
+    for k in range(4):
+        if side[k] >= 0:
+            continue
+        for j in ((1, 0, 3, 2)[k], (3, 2, 1, 0)[k]):     # along the width first, else along the height
+            if side[j] > 0:
+                out[k] = q[k] + (q[j] - q[k]) * side[k] / (side[k] - side[j])
+                break
     return out
 
 

@@ -381,7 +381,7 @@ class RackReader:
                                   quad=tuple((round(float(x), 1), round(float(y), 1)) for x, y in q),
                                   reason=reason, turn=round(float(t), 3),
                                   detection=round(float(s) / max(typical, 1e-6), 3)))
-        racks = on_racks(fit_rows(assign_rows(reads, cfg.order), cfg.geometry, (w, h)), cfg.rack)
+        racks = on_racks(fit_rows(assign_rows(reads, cfg.order), cfg.geometry, (w, h), img), cfg.rack)
         reads = list(racks.reads)
         if consistent:
             reads = decide(reads, indicator, cfg.decide)
