@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     if args.ray is not None:
         require("ray", "serve", "checking on Ray (--ray)")
         if args.workers is not None and args.workers < 1:
-            raise CliError(f"--workers {args.workers}: at least one worker")
+            raise CliError.of("workers", value=args.workers)
     from okey_vision.check.photos import Job, UsageError, photos_in
     from okey_vision.errors import printable
     from okey_vision.files import Pending
@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("a false joker ('fj') cannot be the indicator")
     html = Path(args.html) if args.html else None
     if html is not None and not html.parent.is_dir():
-        raise CliError(f"--html {args.html}: no such folder {html.parent}")
+        raise CliError.of("html_folder", path=args.html, folder=html.parent)
     try:
         photos = photos_in(args.paths)
     except UsageError as exc:
