@@ -201,7 +201,7 @@ def advise(hand: HandInput, indicator: Tile | str | None = None, seen: str | Ite
     off = None
     if offered is not None:
         off = parse_tile(offered)
-        check_counts(tiles + [off], ind, gone)
+        check_counts(tiles, ind, gone, offered=off)
     memo = owned(memo)
     twin = ind in tiles
     table = table if table is not None else Table()
@@ -209,7 +209,7 @@ def advise(hand: HandInput, indicator: Tile | str | None = None, seen: str | Ite
     if rules.held_gone and table.held:
         # A copy an opponent took from a pile (and still holds) cannot be drawn.
         known = gone + list(table.held)
-        check_counts(tiles + ([off] if off else []), ind, known)
+        check_counts(tiles, ind, known, offered=off)
     if len(tiles) == MAX_HAND and off is None:
         decl = _declared(h, scheme, memo, declaration)
         return _advise_discard(tiles, ind, gone, known, scheme, twin, with_outs, memo, only_best, table, rules, decl)
