@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 
 from okey_vision.calibrate.text import SENTENCES as CALIBRATE
-from okey_vision.cli.common import SENTENCES as CLI
 from okey_vision.check.text import SENTENCES as CHECK
+from okey_vision.cli.common import SENTENCES as CLI
 from okey_vision.coach.text import SENTENCES as COACH
 from okey_vision.errors import ImageProblem
 from okey_vision.lang import TILE_NOTATION, WORDS_101
