@@ -195,6 +195,7 @@ def test_the_command_line_says_nothing_in_english_on_turkish(capsys):
     ["advise", "-i", "r3", "--seen", "k5", "y1", "r1", "r2"], ["advise", "-i", "r3", "r1", "r2", "r3"],
     ["advise", "-i", "r3", "--offered", "k5", "r1", "r2", "r3"],
     ["check", "--workers", "0", "--ray", "auto", "x.jpg"], ["check", "--html", "/no/such/x.html", "x.jpg"],
+    ["check", "/no/such/folder"], ["check", "okey_vision/cli"], ["check", "-i", "fj", "okey_vision/cli"],
 ])
 def test_a_usage_error_is_one_sentence_in_each_language(capsys, argv):
     # Each is refused before anything runs: one line in the language asked for, never English on Turkish.
