@@ -195,6 +195,8 @@ ERRORS_TR: dict[str, str] = {
     "too_many_copies": "{tile} taşından {n} tane var: sette yalnız {copies} tane olur",
     "fj_indicator": "sahte okey gösterge olamaz",
     "hand_too_big": "bir elde en çok {most} taş olur, burada {n} taş var",
+    "advice_size": "öneri için {hand} taş ve yere atılan taş ya da {most} taş gerekir; burada {n} taş var: {tiles}",
+    "advice_size_offered": "yere atılan taşla öneri için {hand} taş gerekir; burada {n} taş var: {tiles}",
     "not_a_meld": "{tiles}: ne seri, ne grup, ne de çift",
     "not_a_run_or_set": "{tiles}: ne seri, ne de grup",
     "finisher_opened": "{who} bitti, demek ki açmıştı: perlerle mi, çiftle mi?",

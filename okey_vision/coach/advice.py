@@ -39,6 +39,7 @@ from okey_vision.coach.why import (
     Why,
 )
 from okey_vision.errors import HandError, HandSizeError, clip
+from okey_vision.lang import count
 from okey_vision.memo import Memo, owned
 from okey_vision.scoring import COUNTDOWN, Scheme, check_scheme
 from okey_vision.solver import Declaration, Finish, arrange, declare
@@ -215,39 +216,11 @@ def advise(hand: HandInput, indicator: Tile | str | None = None, seen: str | Ite
         return _advise_discard(tiles, ind, gone, known, scheme, twin, with_outs, memo, only_best, table, rules, decl)
     if len(tiles) == HAND_SIZE:
         return _advise_draw(tiles, ind, gone, known, off, scheme, twin, with_outs, memo, rules, table)
-    raise AdviceSizeError.of("advice_size" if off is None else "advice_size_offered", n=len(tiles),
-                             tiles=repr(format_hand(tiles)[:80]))
-
-
-class AdviceSizeError(HandSizeError):
-    """A hand the coach cannot advise: not 15 tiles, nor 14 with (or without)
-    an offered discard. Its sentences are the coach's
-    (:mod:`okey_vision.coach.text`, by its key); its field ``n`` is said with
-    its unit.
-
-    >>> from okey_vision.lang import Lang, error_message
-    >>> error_message(AdviceSizeError.of("advice_size_offered", n=3, tiles="'r1 r2 r3'"), Lang.TR)
-    "yere atılan taşla öneri için 14 taş gerekir; burada 3 taş var: 'kırmızı 1 kırmızı 2 kırmızı 3'"
-    """
-
-    @classmethod
-    def of(cls, key: str, **fields: object) -> AdviceSizeError:
-        """The error ``key`` with its English sentence."""
-        fields = dict(fields, hand=HAND_SIZE, most=MAX_HAND)
-        return cls(cls._said(key, "en", fields), key, **fields)
-
-    def said(self, lang: str = "en") -> str | None:
-        """The sentence in ``lang``."""
-        return self._said(self.key, lang, self.fields)
-
-    @staticmethod
-    def _said(key: str, lang: str, fields: dict[str, object]) -> str:
-        from okey_vision.coach.text import say  # the coach's sentences import the coach
-        from okey_vision.lang import Lang, count
-
-        n = fields.get("n")
-        said = dict(fields, n=count(n, "tile", lang)) if isinstance(n, int) else fields
-        return say(key, Lang.of(lang), **said).rstrip(".")
+    need = (f"{HAND_SIZE} tiles and the offered discard, or {MAX_HAND} tiles" if off is None
+            else f"{HAND_SIZE} tiles with an offered discard")
+    raise HandSizeError(f"advice needs {need}; got {count(len(tiles), 'tile')}: {format_hand(tiles)[:80]!r}",
+                        "advice_size" if off is None else "advice_size_offered", hand=HAND_SIZE, most=MAX_HAND,
+                        n=len(tiles), tiles=repr(format_hand(tiles)[:80]))
 
 
 def _declared(hand: Hand, scheme: Scheme, memo: Memo, given: Declaration | None) -> Declaration:

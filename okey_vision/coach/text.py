@@ -189,11 +189,6 @@ SENTENCES: dict[str, tuple[str, str]] = {
     "head_take_finishes": ("Take {tile}: it finishes the hand.", "{tile} al: eli bitirir."),
     "head_size": ("{n}: a hand has {hand} tiles ({most} after taking one); add or remove tiles below.",
                   "{n}: bir elde {hand} taş olur (taş alınca {most}); aşağıdan taş ekle ya da çıkar."),
-    # a hand of the wrong size given to the coach (AdviceSizeError)
-    "advice_size": ("advice needs {hand} tiles and the offered discard, or {most} tiles; got {n}: {tiles}.",
-                    "öneri için {hand} taş ve yere atılan taş ya da {most} taş gerekir; burada {n} var: {tiles}."),
-    "advice_size_offered": ("advice needs {hand} tiles with an offered discard; got {n}: {tiles}.",
-                            "yere atılan taşla öneri için {hand} taş gerekir; burada {n} var: {tiles}."),
     "no_indicator": ("Set the indicator (the tile turned face up) to get advice.",
                      "Öneri için göstergeyi (açılan taşı) seç."),
     "no_tiles": ("No tiles in the hand: take a photo of your rack, or add tiles below.",
