@@ -199,6 +199,7 @@ ERRORS_TR: dict[str, str] = {
     "advice_size_offered": "yere atılan taşla öneri için {hand} taş gerekir; burada {n} taş var: {tiles}",
     "not_a_meld": "{tiles}: ne seri, ne grup, ne de çift",
     "not_a_run_or_set": "{tiles}: ne seri, ne de grup",
+    "missing_extra": "'{package}' paketi gerekli: pip install 'okey-vision[{extra}]'",
     "finisher_opened": "{who} bitti, demek ki açmıştı: perlerle mi, çiftle mi?",
 }
 

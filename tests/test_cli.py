@@ -215,6 +215,24 @@ def test_a_usage_error_is_one_sentence_in_each_language(capsys, argv):
     assert english_words(lines["en"]), lines["en"]  # the scan knows these sentences' English words
 
 
+@pytest.mark.parametrize(("argv", "package"), [(["serve"], "ray"), (["synth", "--count", "1", "--out", "{tmp}"],
+                                                                   "matplotlib")])
+def test_a_missing_extra_is_said_in_each_language(tmp_path, monkeypatch, capsys, argv, package):
+    # Through errors.require (serve) and through an ImportError the command met (synth): one sentence each way.
+    import sys
+
+    monkeypatch.setitem(sys.modules, package, None)  # as if the package were not installed
+    argv = [a.format(tmp=tmp_path / "never") for a in argv]
+    said = {}
+    for lang in ("en", "tr"):
+        assert main(["--lang", lang, *argv]) == 2
+        out, said[lang] = capsys.readouterr()
+        assert out == "" and said[lang].count("\n") == 1
+    assert f"needs the '{package}' package: pip install 'okey-vision[" in said["en"]
+    assert said["tr"] == f"okey-vision {argv[0]}: hata: '{package}' paketi gerekli: pip install " \
+                         f"'okey-vision[{argv[0]}]'.\n"
+
+
 @pytest.mark.parametrize("key", sorted(CLI_SENTENCES))
 def test_every_command_line_sentence_in_both_languages(key):
     import re

@@ -7,8 +7,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from okey_vision.errors import OkeyError, clip
-from okey_vision.lang import Lang, fill
+from okey_vision.errors import MissingExtraError, OkeyError, clip
+from okey_vision.lang import Lang, error_message, fill
 
 if TYPE_CHECKING:
     from okey_vision.yuzbir.rules import Options101
@@ -37,8 +37,6 @@ SENTENCES: dict[str, tuple[str, str]] = {
                  "ya da eli --seen'den önce yaz."),
     "workers": ("--workers {value}: at least one worker.", "--workers {value}: en az bir işçi olmalı."),
     "html_folder": ("--html {path}: no such folder {folder}.", "--html {path}: {folder} diye bir klasör yok."),
-    "missing_extra": ("needs the '{package}' package: pip install 'okey-vision[{extra}]'.",
-                      "'{package}' paketi gerekli: pip install 'okey-vision[{extra}]'."),
 }
 
 
@@ -135,8 +133,8 @@ def fail(command: str, message: str, lang: Lang | str = Lang.EN) -> int:
 
 def missing_extra(command: str, exc: ImportError, lang: Lang | str = Lang.EN) -> int:
     """The error line of a subcommand whose optional extra is not installed."""
-    extra = EXTRAS.get(command, "vision")
-    return fail(command, say("missing_extra", lang, package=exc.name or exc, extra=extra), lang)
+    error = MissingExtraError.of(str(exc.name or exc), EXTRAS.get(command, "vision"))
+    return fail(command, error_message(error, Lang.of(lang)), lang)
 
 
 __all__ = ["EXTRAS", "MAX_ERROR", "SENTENCES", "CliError", "add_game", "add_lang", "fail", "missing_extra", "only_101",
