@@ -59,7 +59,10 @@ def speed(n: int, seed: int) -> None:
             run = [t for t in rest if t.color == c and 5 <= t.number <= 7]
             if len({t.number for t in run}) == 3:
                 table.append(make_meld(sorted({t.number: t for t in run}.values()), ind))
-        offered = rest[-1] if k % 2 else None
+        left = list(rest)  # the offer is a copy the table does not hold (the coach checks the set's copies)
+        for t in (t for m in table for t in m.tiles):
+            left.remove(t)
+        offered = left[-1] if k % 2 else None
         hand_now = hand[:21] if offered is not None else hand
         t0 = time.process_time()
         advise101(hand_now, ind, table=table, opened="melds" if k % 3 == 0 else "no", offered=offered)

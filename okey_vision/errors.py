@@ -176,7 +176,19 @@ def printable(text: str) -> str:
 
 
 class MissingExtraError(OkeyError):
-    """An optional dependency is not installed; the message names the extra."""
+    """An optional dependency is not installed; the message names the extra
+    (key ``missing_extra``: the package and the extra are its fields).
+
+    >>> str(MissingExtraError.of("cv2", "vision", "reading a photo"))
+    "reading a photo needs the 'cv2' package: pip install 'okey-vision[vision]'"
+    """
+
+    @classmethod
+    def of(cls, package: str, extra: str, what: str = "") -> MissingExtraError:
+        """The error for ``package`` of the ``extra``, needed for ``what`` (said first when given)."""
+        needs = f"{what} needs" if what else "needs"
+        return cls(f"{needs} the '{package}' package: pip install 'okey-vision[{extra}]'", "missing_extra",
+                   package=package, extra=extra)
 
 
 #: Most characters of a bad input quoted in an error message.
@@ -207,6 +219,4 @@ def require(module: str, extra: str, what: str) -> None:
     try:
         importlib.import_module(module)
     except ImportError as exc:
-        raise MissingExtraError(
-            f"{what} needs the '{exc.name or module}' package: pip install 'okey-vision[{extra}]'"
-        ) from None
+        raise MissingExtraError.of(exc.name or module, extra, what) from None

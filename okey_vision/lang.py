@@ -138,6 +138,24 @@ def capital(text: str, lang: Lang | str = Lang.EN) -> str:
     return first + text[1:]
 
 
+def mid_sentence(text: str, lang: Lang | str = Lang.EN) -> str:
+    """A sentence ``text`` as it reads quoted inside another (after a colon):
+    its first word's capital made small (Turkish: ``İ`` -> ``i``, ``I`` ->
+    ``ı``); a name written with more capitals (``OSError``, ``URL``) or a
+    file's name (``Rack.jpg``) keeps them.
+
+    >>> mid_sentence("The photo is large"), mid_sentence("İstek bozuk", Lang.TR), mid_sentence("OSError: x")
+    ('the photo is large', 'istek bozuk', 'OSError: x')
+    >>> mid_sentence("Rack.jpg: empty")
+    'Rack.jpg: empty'
+    """
+    word = re.match(r"\w+(?=[\s,;]|$)", text)  # a word, not a file's name ("Rack.jpg: ...")
+    if not word or not text[0].isupper() or any(c.isupper() for c in word.group(0)[1:]):
+        return text
+    first = {"İ": "i", "I": "ı"}.get(text[0], text[0].lower()) if Lang.of(lang) is Lang.TR else text[0].lower()
+    return first + text[1:]
+
+
 def in_words(text: str, lang: Lang | str = Lang.EN) -> str:
     """``text`` as a page shows it: in Turkish every tile written in the
     project's notation is said in words (a sentence that starts with one
@@ -177,8 +195,11 @@ ERRORS_TR: dict[str, str] = {
     "too_many_copies": "{tile} taşından {n} tane var: sette yalnız {copies} tane olur",
     "fj_indicator": "sahte okey gösterge olamaz",
     "hand_too_big": "bir elde en çok {most} taş olur, burada {n} taş var",
+    "advice_size": "öneri için {hand} taş ve yere atılan taş ya da {most} taş gerekir; burada {n} taş var: {tiles}",
+    "advice_size_offered": "yere atılan taşla öneri için {hand} taş gerekir; burada {n} taş var: {tiles}",
     "not_a_meld": "{tiles}: ne seri, ne grup, ne de çift",
     "not_a_run_or_set": "{tiles}: ne seri, ne de grup",
+    "missing_extra": "'{package}' paketi gerekli: pip install 'okey-vision[{extra}]'",
     "finisher_opened": "{who} bitti, demek ki açmıştı: perlerle mi, çiftle mi?",
 }
 
@@ -235,4 +256,4 @@ def fill(table: Mapping[str, tuple[str, str]], key: str, lang: Lang | str = Lang
 
 
 __all__ = ["ERRORS_TR", "TILE_NOTATION", "UNITS", "WORDS_101", "Lang", "capital", "count", "error_message", "fill",
-           "in_words", "tile_word", "tiles_words"]
+           "in_words", "mid_sentence", "tile_word", "tiles_words"]

@@ -273,16 +273,22 @@ def check_counts(
     hand: Sequence[Tile],
     indicator: Tile | None = None,
     seen: Sequence[Tile] = (),
+    offered: Tile | None = None,
 ) -> None:
     """Raise :class:`TileCountError` if the tiles need more copies than exist.
 
-    Every face has two copies and there are two false jokers; the indicator
-    and the seen tiles use copies too.
+    Every face has two copies and there are two false jokers; the indicator,
+    the seen tiles and the tile ``offered`` to the hand (the discard it may
+    take, in both games' coaches) use copies too.
 
     >>> check_counts(parse_hand("r5 r5"), "r5")
     Traceback (most recent call last):
     ...
     okey_vision.errors.TileCountError: 3 copies of 'r5' (hand 2, indicator 1): only 2 exist
+    >>> check_counts(parse_hand("r5 r5"), "k1", offered=parse_tile("r5"))
+    Traceback (most recent call last):
+    ...
+    okey_vision.errors.TileCountError: 3 copies of 'r5' (hand 2, offered 1): only 2 exist
     """
     # Parsed once: a name such as "r5" is accepted like the tile itself.
     indicator = None if indicator is None else parse_tile(indicator)
@@ -293,6 +299,8 @@ def check_counts(
         total[t.index] += 1
     for t in seen:
         total[t.index] += 1
+    if offered is not None:
+        total[offered.index] += 1
     if indicator is not None:
         total[indicator.index] += 1
     if max(total) <= COPIES:
@@ -302,6 +310,8 @@ def check_counts(
     where = [f"hand {in_hand}"] if in_hand else []
     if in_seen:
         where.append(f"seen {in_seen}")
+    if offered is not None and tile == offered:
+        where.append("offered 1")
     if indicator is not None and tile == indicator:
         where.append("indicator 1")
     raise TileCountError(

@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from okey_vision.cli import main
+from okey_vision.cli.common import SENTENCES as CLI_SENTENCES
 
 WIN15 = "r1 r2 r3 y5 y6 y7 b9 b10 b11 k1 k2 k3 k4 k5 r4".split()
 
@@ -185,6 +186,60 @@ def test_the_command_line_says_nothing_in_english_on_turkish(capsys):
         out, err = capsys.readouterr()
         said = out + err
         assert said.strip() and not latin_tiles(said) and not english_words(said), (argv, said)
+
+
+@pytest.mark.parametrize("argv", [
+    ["serve", "--port", "0"], ["serve", "--limit-mb", "0"], ["serve", "--replicas", "0"],
+    ["solve", "-i", "r3", "--highest", "80", "r1"], ["read", "no-such.jpg", "--beat-highest"],
+    ["advise", "-i", "r3", "--opened", "melds", "r1"], ["advise", "-i", "r3"], ["advise", "--game", "101", "-i", "r3"],
+    ["advise", "-i", "r3", "--seen", "k5", "y1", "r1", "r2"], ["advise", "-i", "r3", "r1", "r2", "r3"],
+    ["advise", "-i", "r3", "--offered", "k5", "r1", "r2", "r3"],
+    ["check", "--workers", "0", "--ray", "auto", "x.jpg"], ["check", "--html", "/no/such/x.html", "x.jpg"],
+    ["check", "/no/such/folder"], ["check", "okey_vision/cli"], ["check", "-i", "fj", "okey_vision/cli"],
+])
+def test_a_usage_error_is_one_sentence_in_each_language(capsys, argv):
+    # Each is refused before anything runs: one line in the language asked for, never English on Turkish.
+    from browser.turkish import english_words, latin_tiles
+
+    if argv[0] == "serve" or "--ray" in argv:
+        pytest.importorskip("ray")  # without it, the missing extra is said first
+    lines = {}
+    for lang in ("en", "tr"):
+        code = main([*argv, "--lang", lang])
+        out, err = capsys.readouterr()
+        assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err, (argv, err)
+        lines[lang] = err
+    assert lines["en"].startswith(f"okey-vision {argv[0]}: error: ") and lines["en"].endswith(".\n")
+    assert lines["tr"].startswith(f"okey-vision {argv[0]}: hata: ") and lines["tr"].endswith(".\n")
+    assert not english_words(lines["tr"]) and not latin_tiles(lines["tr"]), lines["tr"]
+    assert english_words(lines["en"]), lines["en"]  # the scan knows these sentences' English words
+
+
+@pytest.mark.parametrize(("argv", "package"), [(["serve"], "ray"), (["synth", "--count", "1", "--out", "{tmp}"],
+                                                                   "matplotlib")])
+def test_a_missing_extra_is_said_in_each_language(tmp_path, monkeypatch, capsys, argv, package):
+    # Through errors.require (serve) and through an ImportError the command met (synth): one sentence each way.
+    import sys
+
+    monkeypatch.setitem(sys.modules, package, None)  # as if the package were not installed
+    argv = [a.format(tmp=tmp_path / "never") for a in argv]
+    said = {}
+    for lang in ("en", "tr"):
+        assert main(["--lang", lang, *argv]) == 2
+        out, said[lang] = capsys.readouterr()
+        assert out == "" and said[lang].count("\n") == 1
+    assert f"needs the '{package}' package: pip install 'okey-vision[" in said["en"]
+    assert said["tr"] == f"okey-vision {argv[0]}: hata: '{package}' paketi gerekli: pip install " \
+                         f"'okey-vision[{argv[0]}]'.\n"
+
+
+@pytest.mark.parametrize("key", sorted(CLI_SENTENCES))
+def test_every_command_line_sentence_in_both_languages(key):
+    import re
+
+    en, tr = CLI_SENTENCES[key]
+    assert en.endswith(".") and tr.endswith(".") and en != tr
+    assert sorted(re.findall(r"{(\w+)}", en)) == sorted(re.findall(r"{(\w+)}", tr)), key
 
 
 @pytest.mark.parametrize("args", [["solve", "-i", "r3", "r1", "r2", "r3"],

@@ -163,3 +163,11 @@ def test_advise_101_offered_to_22_tiles_is_one_sentence(capsys, lang, needle) ->
 def test_read_refuses_101_options_without_the_game(capsys) -> None:  # type: ignore[no-untyped-def]
     code, out, err = run_cli(capsys, "read", SAMPLE_101, "--advise", "--beat-highest")
     assert code == 2 and out == "" and "--game 101" in err
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "error: 3 copies of 'r5' (hand 2, offered 1): only 2 exist."),
+                                            ("tr", "hata: Kırmızı 5 taşından 3 tane var: sette yalnız 2 tane olur.")])
+def test_advise_101_refuses_an_offered_third_copy_in_one_sentence(capsys, lang, said) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = run_cli(capsys, "advise", "--game", "101", "-i", "k5", "--offered", "r5", "--lang", lang,
+                             "r5", "r5", "r1", "r2", "r3")
+    assert code == 2 and out == "" and err == f"okey-vision advise: {said}\n"

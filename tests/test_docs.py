@@ -181,6 +181,7 @@ def test_the_turkish_word_list_is_what_the_pages_say():
     # and the game's words the issue names are in the list.
     from okey_vision.calibrate.text import SENTENCES as CALIBRATE
     from okey_vision.check.text import SENTENCES as CHECK
+    from okey_vision.cli.common import SENTENCES as CLI
     from okey_vision.coach.text import SENTENCES as COACH
     from okey_vision.lang import UNITS, WORDS_101
     from okey_vision.report.labels import TEXT
@@ -190,9 +191,9 @@ def test_the_turkish_word_list_is_what_the_pages_say():
     terms = [m.group(1) for m in re.finditer(r"^\| ([^|`]+?) \| ", words, re.M) if m.group(1) != "term"]
     assert {"ortadan çek", "yerden al", "seri", "per", "çift", "gösterge", "okey", "sahte okey"} <= set(terms)
     assert set(WORDS_101) <= set(terms)  # the words of 101: açmak, el açmak, çift açmak, işlek taş
-    tables = (COACH, CHECK, CALIBRATE, TEXT, UNITS, YUZBIR, WORDS_101)
+    tables = (COACH, CHECK, CALIBRATE, TEXT, UNITS, YUZBIR, WORDS_101, CLI)
     turkish = " ".join(pair[1] for table in tables for pair in table.values())
-    turkish = turkish.lower() + " kırmızı 7"  # a tile said in words: lang.tile_word
+    turkish = turkish.lower() + " kırmızı 7 hata"  # a tile said in words: lang.tile_word; cli.common.fail's word
     for term in terms:
         for part in term.split(" / "):
             assert re.search(rf"(?<!\w){re.escape(part.lower())}", turkish), f"{part!r} is said nowhere"

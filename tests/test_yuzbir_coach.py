@@ -95,6 +95,36 @@ def test_a_hand_offered_a_tile_holds_21_at_most(lang: Lang, said: str) -> None:
     assert error_message(caught.value, lang).startswith(said)
 
 
+@pytest.mark.parametrize(("lang", "said"), [
+    (Lang.EN, "3 copies of 'r5' (hand 2, offered 1): only 2 exist"),
+    (Lang.TR, "Kırmızı 5 taşından 3 tane var: sette yalnız 2 tane olur"),
+])
+def test_an_offered_third_copy_is_refused_as_the_classic_coach_refuses_it(lang: Lang, said: str) -> None:
+    # The offered tile uses a copy of the set as the hand's tiles do: r5 offered to a hand holding both is
+    # refused in one sentence naming it, the same sentence the classic coach says (one check of the copies).
+    from okey_vision.coach import advise
+    from okey_vision.errors import TileCountError
+    from okey_vision.lang import error_message
+
+    hand = "r5 r5 r1 r2 r3 y7 y8 y9 b4 b5 b6 k10 k11 k12"
+    with pytest.raises(TileCountError) as caught:
+        advise101(hand, "k5", offered="r5")
+    with pytest.raises(TileCountError) as classic:
+        advise(hand, "k5", offered="r5")
+    assert error_message(caught.value, lang) == error_message(classic.value, lang) == said
+    assert advise101(hand, "k5", offered="r6").action in (Action101.TAKE, Action101.DRAW)  # a second copy is fine
+
+
+def test_a_copy_on_the_table_counts_with_the_hand_and_the_offered_tile() -> None:
+    from okey_vision.errors import TileCountError
+
+    hand = "r5 r1 r2 r3 y7 y8 y9 b4 b5 b6 k10 k11 k12"
+    with pytest.raises(TileCountError, match=r"3 copies of 'r5' \(hand 1, seen 1, offered 1\)"):
+        advise101(hand, "k5", offered="r5", table=table_melds(["r4 r5 r6"], "k5"))
+    with pytest.raises(TileCountError, match=r"3 copies of 'r5' \(hand 2, seen 1\)"):  # no offer: the table too
+        advise101("r5 " + hand, "k5", opened="melds", table=table_melds(["r4 r5 r6"], "k5"))
+
+
 def test_turkish_advice_says_tiles_in_words() -> None:
     a = advise101(OPENS, "k5", table=table_melds(["r5 r6 r7"], "k5"))
     text = " ".join(a.lines(Lang.TR))

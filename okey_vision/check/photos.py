@@ -55,8 +55,9 @@ Read = Callable[..., list[TileRead]]
 Figure = Callable[["Photo", Verdict], bytes]
 
 
-class UsageError(OkeyError):
-    """A path that names no photo (missing, or a folder without photos)."""
+class UsageError(CheckError):
+    """A path that names no photo (missing, or a folder without photos): a
+    sentence of :mod:`okey_vision.check.text` by its key, as every check error."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -112,14 +113,14 @@ def photos_in(paths: Sequence[str | Path]) -> list[Path]:
             try:
                 inside = sorted(p for p in path.iterdir() if p.suffix.lower() in PHOTO_TYPES)
             except OSError as exc:
-                raise UsageError(f"{clip(given)}: this folder cannot be read ({os_reason(exc)})") from None
+                raise UsageError.of("folder_unreadable", name=clip(given), why=os_reason(exc)) from None
             if not inside:
-                raise UsageError(f"{clip(given)}: no photos in this folder ({', '.join(sorted(PHOTO_TYPES))})")
+                raise UsageError.of("no_photos", name=clip(given), types=", ".join(sorted(PHOTO_TYPES)))
             found += inside
         elif os.path.lexists(path):  # a file, or a link however broken: its row says what it is
             found.append(path)
         else:
-            raise UsageError(f"{clip(given)}: no such file or folder")
+            raise UsageError.of("no_path", name=clip(given))
     return found
 
 

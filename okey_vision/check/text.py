@@ -41,6 +41,9 @@ SENTENCES: dict[str, tuple[str, str]] = {
     "shown_other": ("The photo shows {shown} beside the rack; checked with {ind} ({source}).",
                     "Fotoğrafta ıstakanın yanında {shown} var; {ind} ile kontrol edildi ({source})."),
     # errors of a photo (English: the error's own message)
+    "no_path": ("{name}: no such file or folder.", "{name}: böyle bir dosya ya da klasör yok."),
+    "no_photos": ("{name}: no photos in this folder ({types}).", "{name}: bu klasörde fotoğraf yok ({types})."),
+    "folder_unreadable": ("{name}: this folder cannot be read ({why}).", "{name}: bu klasör okunamıyor ({why})."),
     "no_tiles": ("{name}: no tiles found in the photo.", "{name}: fotoğrafta taş bulunamadı."),
     "no_indicator": ("{name}: no indicator lies beside the rack and none was given (--indicator, or a sidecar "
                      "{stem}.txt).",

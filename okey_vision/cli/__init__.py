@@ -75,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:  # a write that failed past the command's own checks: one line, never a traceback
         return fail(args.command, str(_write_failure(exc)), lang)
     except ImportError as exc:  # an optional extra that is not installed
-        return missing_extra(args.command, exc)
+        return missing_extra(args.command, exc, lang)
 
 
 def capture(argv: Sequence[str]) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from okey_vision.cli.common import add_game, add_lang, options101
+from okey_vision.cli.common import CliError, add_game, add_lang, only_101, options101
 from okey_vision.errors import clip
 from okey_vision.lang import Lang
 from okey_vision.scoring import COUNTDOWN, SCHEMES
@@ -43,19 +43,15 @@ def run(args: argparse.Namespace) -> int:
     """Print the advice; domain errors propagate as OkeyError (exit 2)."""
     from okey_vision.coach import advise
     from okey_vision.coach.text import advice_dict, advice_lines
-    from okey_vision.errors import HandSizeError
     from okey_vision.tiles import Hand
 
     _refuse_ambiguous_seen(getattr(args, "argv", None) or [])
     if args.game == "101":
         return _run101(args)
     if args.table or args.opened != "no" or args.beat_highest or args.highest or args.no_ace_after_13:
-        from okey_vision.cli.common import CliError
-
-        raise CliError("--table, --opened, --highest, --beat-highest and --no-ace-after-13 are 101's: "
-                       "add --game 101")
+        raise only_101(["--table", "--opened", "--highest", "--beat-highest", "--no-ace-after-13"])
     if not " ".join(args.tiles).strip():
-        raise HandSizeError("no hand given: write the 15 tiles (14 with --offered) after the options")
+        raise CliError.of("no_hand")
     hand = Hand.of(" ".join(args.tiles), args.indicator, " ".join(args.seen))  # as the app builds it
     a = advise(hand, offered=args.offered, scheme=args.scheme)
     lang = Lang.of(getattr(args, "lang", Lang.EN))
@@ -68,12 +64,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _run101(args: argparse.Namespace) -> int:
     """The 101 advice: open or not yet, lay, add, discard; or take or draw with ``--offered``."""
-    from okey_vision.errors import HandSizeError
     from okey_vision.yuzbir import Hand101, advise101
     from okey_vision.yuzbir.table import table_melds
 
     if not " ".join(args.tiles).strip():
-        raise HandSizeError("no hand given: write the tiles you hold (at most 22) after the options")
+        raise CliError.of("no_hand_101")
     hand = Hand101.of(" ".join(args.tiles), args.indicator, " ".join(args.seen))
     table = table_melds(args.table, hand.indicator)
     a = advise101(hand, table=table, opened=args.opened, offered=args.offered, highest=args.highest,
@@ -90,13 +85,10 @@ def _refuse_ambiguous_seen(argv: list[str]) -> None:
     """Refuse ``--seen k7 y1 TILE...``: a lone tile after ``--seen`` with the
     hand right behind it reads as the README's old form, where ``y1`` was
     meant as seen but would silently join the hand."""
-    from okey_vision.cli.common import CliError
-
     for i, word in enumerate(argv[:-2]):
         if word != "--seen":
             continue
         value, after = argv[i + 1], argv[i + 2]
         if "," in value or " " in value.strip() or after.startswith("-"):
             continue
-        raise CliError(f'--seen takes one argument: write --seen "{clip(value, 20)} {clip(after, 20)} ..." '
-                       "(quoted) or --seen a,b, or put the hand before --seen")
+        raise CliError.of("seen_one", value=clip(value, 20), after=clip(after, 20))

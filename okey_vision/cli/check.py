@@ -75,28 +75,25 @@ def run(args: argparse.Namespace) -> int:
 
     from okey_vision.cli.common import CliError
     from okey_vision.errors import require
-    from okey_vision.tiles import parse_tile
+    from okey_vision.tiles import okey_of, parse_tile
 
     for module in ("numpy", "cv2"):
         require(module, "vision", "checking photos")
     if args.ray is not None:
         require("ray", "serve", "checking on Ray (--ray)")
         if args.workers is not None and args.workers < 1:
-            raise CliError(f"--workers {args.workers}: at least one worker")
-    from okey_vision.check.photos import Job, UsageError, photos_in
+            raise CliError.of("workers", value=args.workers)
+    from okey_vision.check.photos import Job, photos_in
     from okey_vision.errors import printable
     from okey_vision.files import Pending
 
     indicator = parse_tile(args.indicator) if args.indicator else None
-    if indicator is not None and indicator.is_false_joker:
-        raise CliError("a false joker ('fj') cannot be the indicator")
+    if indicator is not None:
+        okey_of(indicator)  # a false joker is no indicator: the tile set's one sentence for it
     html = Path(args.html) if args.html else None
     if html is not None and not html.parent.is_dir():
-        raise CliError(f"--html {args.html}: no such folder {html.parent}")
-    try:
-        photos = photos_in(args.paths)
-    except UsageError as exc:
-        raise CliError(str(exc)) from None
+        raise CliError.of("html_folder", path=args.html, folder=html.parent)
+    photos = photos_in(args.paths)  # a path naming no photo: its sentence, in the language asked for
     jobs = [Job.of_path(p, indicator) for p in photos]
     # The report's file is made (as a temporary file beside it) before any photo is read: a place that
     # cannot be written fails now; the earlier report is replaced whole at the end, never emptied first.

@@ -7,8 +7,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from okey_vision.errors import OkeyError, clip
-from okey_vision.lang import Lang
+from okey_vision.errors import MissingExtraError, OkeyError, clip
+from okey_vision.lang import Lang, error_message, fill
 
 if TYPE_CHECKING:
     from okey_vision.yuzbir.rules import Options101
@@ -20,8 +20,75 @@ EXTRAS: dict[str, str] = {"synth": "synth", "read": "vision", "check": "vision",
 MAX_ERROR = 400
 
 
+#: key -> (English, Turkish): the command line's own sentences (its usage
+#: errors), said by :class:`CliError` in the language asked for.
+SENTENCES: dict[str, tuple[str, str]] = {
+    "at_least_1": ("{option} {value}: at least 1.", "{option} {value}: en az 1 olmalı."),
+    "limit_mb": ("--limit-mb {value}: between 0 and 4096.", "--limit-mb {value}: 0 ile 4096 arasında olmalı."),
+    "port": ("--port {value}: a port is 1-65535.", "--port {value}: port 1 ile 65535 arasında olur."),
+    "only_101": ("{options} are 101's: add --game 101.", "{options} yalnız 101'de geçerli: --game 101 ekle."),
+    "no_hand": ("no hand given: write the 15 tiles (14 with --offered) after the options.",
+                "el verilmedi: seçeneklerden sonra 15 taşı yaz (--offered ile 14)."),
+    "no_hand_101": ("no hand given: write the tiles you hold (at most 22) after the options.",
+                    "el verilmedi: seçeneklerden sonra elindeki taşları yaz (en çok 22)."),
+    "seen_one": ('--seen takes one argument: write --seen "{value} {after} ..." (quoted) or --seen a,b, or put '
+                 "the hand before --seen.",
+                 '--seen tek bir değer alır: --seen "{value} {after} ..." yaz (tırnak içinde) ya da --seen a,b, '
+                 "ya da eli --seen'den önce yaz."),
+    "workers": ("--workers {value}: at least one worker.", "--workers {value}: en az bir işçi olmalı."),
+    "html_folder": ("--html {path}: no such folder {folder}.", "--html {path}: {folder} diye bir klasör yok."),
+}
+
+
+def say(key: str, lang: Lang | str = Lang.EN, **fields: object) -> str:
+    """The command line's sentence ``key`` in ``lang``.
+
+    >>> say("port", Lang.TR, value=0)
+    '--port 0: port 1 ile 65535 arasında olur.'
+    """
+    return fill(SENTENCES, key, lang, **fields)
+
+
+def options_said(options: list[str], lang: Lang | str = Lang.EN) -> str:
+    """Options in a row as a sentence lists them: "a, b and c" ("a, b ve c").
+
+    >>> options_said(["--a", "--b", "--c"]), options_said(["--a", "--b"], Lang.TR)
+    ('--a, --b and --c', '--a ve --b')
+    """
+    last = " ve " if Lang.of(lang) is Lang.TR else " and "
+    return ", ".join(options[:-1]) + last + options[-1] if len(options) > 1 else "".join(options)
+
+
 class CliError(OkeyError):
-    """A command-line usage error that is reported in one line."""
+    """A command-line usage error that is reported in one line: a sentence of
+    :data:`SENTENCES` by its key ('cli.*'), said in the language asked for.
+
+    >>> from okey_vision.lang import error_message
+    >>> error_message(CliError.of("at_least_1", option="--replicas", value=0), Lang.TR)
+    '--replicas 0: en az 1 olmalı'
+    """
+
+    @classmethod
+    def of(cls, key: str, **fields: object) -> CliError:
+        """The error ``key`` with its English sentence."""
+        return cls(cls._said(key, Lang.EN, fields), f"cli.{key}", **fields)
+
+    def said(self, lang: str = "en") -> str | None:
+        """The sentence in ``lang``."""
+        name = self.key.removeprefix("cli.")
+        return self._said(name, lang, self.fields) if name in SENTENCES else None
+
+    @staticmethod
+    def _said(key: str, lang: Lang | str, fields: dict[str, object]) -> str:
+        """Sentence ``key``; a list of ``options`` is joined in the language's words."""
+        options = fields.get("options")
+        said = dict(fields, options=options_said(options, lang)) if isinstance(options, list) else fields
+        return say(key, lang, **said).rstrip(".")
+
+
+def only_101(options: list[str]) -> CliError:
+    """The refusal of 101's ``options`` given to classic Okey (solve, advise, read alike)."""
+    return CliError.of("only_101", options=options)
 
 
 def add_lang(parser: argparse.ArgumentParser, what: str, top: bool = False) -> None:
@@ -64,10 +131,11 @@ def fail(command: str, message: str, lang: Lang | str = Lang.EN) -> int:
     return 2
 
 
-def missing_extra(command: str, exc: ImportError) -> int:
+def missing_extra(command: str, exc: ImportError, lang: Lang | str = Lang.EN) -> int:
     """The error line of a subcommand whose optional extra is not installed."""
-    extra = EXTRAS.get(command, "vision")
-    return fail(command, f"needs the '{exc.name or exc}' package: pip install 'okey-vision[{extra}]'")
+    error = MissingExtraError.of(str(exc.name or exc), EXTRAS.get(command, "vision"))
+    return fail(command, error_message(error, Lang.of(lang)), lang)
 
 
-__all__ = ["EXTRAS", "MAX_ERROR", "CliError", "add_game", "add_lang", "fail", "missing_extra", "options101"]
+__all__ = ["EXTRAS", "MAX_ERROR", "SENTENCES", "CliError", "add_game", "add_lang", "fail", "missing_extra", "only_101",
+           "options101", "options_said", "say"]

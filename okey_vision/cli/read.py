@@ -17,7 +17,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
-from okey_vision.cli.common import add_game, add_lang
+from okey_vision.cli.common import add_game, add_lang, only_101
 
 if TYPE_CHECKING:
     from okey_vision.lang import Lang
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     lang = Lang.of(getattr(args, "lang", "en"))
     game = Game.parse(args.game)
     if game is not Game.ONE_OH_ONE and (args.beat_highest or args.highest or args.no_ace_after_13):
-        raise CliError("--highest, --beat-highest and --no-ace-after-13 are 101's: add --game 101")
+        raise only_101(["--highest", "--beat-highest", "--no-ace-after-13"])
     indicator = parse_tile(args.indicator) if args.indicator else None
     photo = load_photo(args.photo)
     if args.models or args.backend:

@@ -64,11 +64,11 @@ def run(args: argparse.Namespace) -> int:
     require("ray", "serve", "serving the reader")
     for name, value in (("--replicas", args.replicas), ("--max-batch", args.max_batch)):
         if value is not None and value < 1:
-            raise CliError(f"{name} {value}: at least 1")
+            raise CliError.of("at_least_1", option=name, value=value)
     if not 0 < args.limit_mb <= 4096:
-        raise CliError(f"--limit-mb {args.limit_mb}: between 0 and 4096")
+        raise CliError.of("limit_mb", value=args.limit_mb)
     if not 0 < args.port < 65536:
-        raise CliError(f"--port {args.port}: a port is 1-65535")
+        raise CliError.of("port", value=args.port)
     from okey_vision.serve import cluster, deployment
     from okey_vision.vision.wire import say
 

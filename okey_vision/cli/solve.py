@@ -6,7 +6,7 @@ import argparse
 import json
 from collections.abc import Sequence
 
-from okey_vision.cli.common import add_game, add_lang, options101
+from okey_vision.cli.common import add_game, add_lang, only_101, options101
 from okey_vision.lang import Lang
 from okey_vision.scoring import COUNTDOWN, SCHEMES
 from okey_vision.solver import Arrangement, Declaration, arrange, declare
@@ -64,9 +64,7 @@ def solve101_result(tiles: Sequence[str], indicator: str, args: argparse.Namespa
 def run(args: argparse.Namespace) -> int:
     """Print the arrangement and the declaration (or one JSON object)."""
     if args.game != "101" and (args.beat_highest or args.highest or args.no_ace_after_13):
-        from okey_vision.cli.common import CliError
-
-        raise CliError("--highest, --beat-highest and --no-ace-after-13 are 101's: add --game 101")
+        raise only_101(["--highest", "--beat-highest", "--no-ace-after-13"])
     if args.game == "101":
         from okey_vision.yuzbir import Hand101, best_opening
         from okey_vision.yuzbir.lines import solve_lines101

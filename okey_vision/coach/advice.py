@@ -39,6 +39,7 @@ from okey_vision.coach.why import (
     Why,
 )
 from okey_vision.errors import HandError, HandSizeError, clip
+from okey_vision.lang import count
 from okey_vision.memo import Memo, owned
 from okey_vision.scoring import COUNTDOWN, Scheme, check_scheme
 from okey_vision.solver import Declaration, Finish, arrange, declare
@@ -201,7 +202,7 @@ def advise(hand: HandInput, indicator: Tile | str | None = None, seen: str | Ite
     off = None
     if offered is not None:
         off = parse_tile(offered)
-        check_counts(tiles + [off], ind, gone)
+        check_counts(tiles, ind, gone, offered=off)
     memo = owned(memo)
     twin = ind in tiles
     table = table if table is not None else Table()
@@ -209,7 +210,7 @@ def advise(hand: HandInput, indicator: Tile | str | None = None, seen: str | Ite
     if rules.held_gone and table.held:
         # A copy an opponent took from a pile (and still holds) cannot be drawn.
         known = gone + list(table.held)
-        check_counts(tiles + ([off] if off else []), ind, known)
+        check_counts(tiles, ind, known, offered=off)
     if len(tiles) == MAX_HAND and off is None:
         decl = _declared(h, scheme, memo, declaration)
         return _advise_discard(tiles, ind, gone, known, scheme, twin, with_outs, memo, only_best, table, rules, decl)
@@ -217,7 +218,9 @@ def advise(hand: HandInput, indicator: Tile | str | None = None, seen: str | Ite
         return _advise_draw(tiles, ind, gone, known, off, scheme, twin, with_outs, memo, rules, table)
     need = (f"{HAND_SIZE} tiles and the offered discard, or {MAX_HAND} tiles" if off is None
             else f"{HAND_SIZE} tiles with an offered discard")
-    raise HandSizeError(f"advice needs {need}; got {len(tiles)} tiles: {format_hand(tiles)[:80]!r}")
+    raise HandSizeError(f"advice needs {need}; got {count(len(tiles), 'tile')}: {format_hand(tiles)[:80]!r}",
+                        "advice_size" if off is None else "advice_size_offered", hand=HAND_SIZE, most=MAX_HAND,
+                        n=len(tiles), tiles=repr(format_hand(tiles)[:80]))
 
 
 def _declared(hand: Hand, scheme: Scheme, memo: Memo, given: Declaration | None) -> Declaration:

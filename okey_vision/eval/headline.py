@@ -47,7 +47,7 @@ def deal(rng: random.Random, size: int, offered: bool) -> tuple[list[str], str, 
         if ind.is_false_joker:
             continue
         try:
-            check_counts(hand + ([off] if off else []), ind, [])
+            check_counts(hand, ind, [], offered=off)
         except ValueError:
             continue
         return [t.name for t in hand], ind.name, off.name if off else None

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from okey_vision.errors import OkeyError
-from okey_vision.lang import Lang, fill
+from okey_vision.lang import Lang, fill, mid_sentence
 from okey_vision.tiles import Tile, parse_tile
 from okey_vision.vision.reads import TileRead
 
@@ -69,11 +69,18 @@ SENTENCES: dict[str, tuple[str, str]] = {
 
 
 def say(key: str, lang: Lang | str = Lang.EN, **fields: object) -> str:
-    """The service's sentence ``key`` in ``lang``.
+    """The service's sentence ``key`` in ``lang``; its ``why`` (a reason, or
+    the service's own sentence for a refusal) stands inside the sentence, so
+    it starts with a small letter.
 
     >>> say("too_large", Lang.TR, mb=200, limit=128)
     'Fotoğrafın isteği 200 MB, okuyucu servisinin 128 MB sınırını aşıyor: daha küçük bir fotoğraf gönder.'
+    >>> say("refused", url="http://club:8000", why="The photo is damaged")
+    'The reader service at http://club:8000 refused the photo: the photo is damaged.'
     """
+    why = fields.get("why")
+    if isinstance(why, str):
+        fields["why"] = mid_sentence(why, lang)
     return fill(SENTENCES, key, lang, **fields)
 
 
@@ -242,7 +249,7 @@ def error_from_json(body: bytes, url: str) -> ServiceError:
     >>> from okey_vision.lang import error_message
     >>> refused = error_from_json(error_to_json(RequestTooLarge.sized(200 * 2**20, 128 * 2**20)), "http://club:8000")
     >>> print(error_message(refused, Lang.TR))
-    http://club:8000 adresindeki okuyucu servisi fotoğrafı reddetti: Fotoğrafın isteği 200.0 MB, okuyucu servisinin \
+    http://club:8000 adresindeki okuyucu servisi fotoğrafı reddetti: fotoğrafın isteği 200.0 MB, okuyucu servisinin \
 128.0 MB sınırını aşıyor: daha küçük bir fotoğraf gönder
     """
     try:

@@ -29,7 +29,7 @@ from enum import Enum
 from okey_vision.errors import clip
 from okey_vision.lang import Lang, in_words, tiles_words
 from okey_vision.melds import PAIR, Meld
-from okey_vision.tiles import COPIES, Game, Hand, Tile, TileLike, format_hand, okey_of, parse_tile
+from okey_vision.tiles import COPIES, Game, Hand, Tile, TileLike, check_counts, format_hand, okey_of, parse_tile
 from okey_vision.yuzbir.opening import Opening, OpeningMemo, best_melds, most_pairs, opening_of
 from okey_vision.yuzbir.rules import DEFAULT_OPTIONS, Hand101SizeError, Opened, Options101, as_hand101, tile_value
 from okey_vision.yuzbir.table import Addition, Place, add_all, takes
@@ -333,9 +333,12 @@ def advise101(hand: Hand | str | Sequence[TileLike], indicator: Tile | str | Non
     needed = options.needed(highest)
     pairs_needed = options.pairs_needed(most_pairs_laid)
     seen_all = list(h.seen) + [t for m in table for t in m.tiles]
+    tile = parse_tile(offered) if offered is not None and offered != "" else None
+    # The tile set's copies, as the classic coach checks them: the offered tile and the table's melds with the
+    # hand, the indicator and the discards (a third copy of a face is refused in one sentence naming it).
+    check_counts(h.tiles, h.indicator, seen_all, offered=tile)
     gone = available(h.tiles, h.indicator, seen_all)
-    if offered is not None and offered != "":
-        tile = parse_tile(offered)
+    if tile is not None:
         if len(h.tiles) > Game.ONE_OH_ONE.hand_size:  # one offered a tile has not drawn: 22 is a drawn hand
             raise Hand101SizeError.of("offered_size", tile=tile, hand=Game.ONE_OH_ONE.hand_size, n=len(h.tiles),
                                       tiles=repr(clip(format_hand(h.tiles))))

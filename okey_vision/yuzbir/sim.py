@@ -136,8 +136,12 @@ class CoachBot101(Bot101):
         self.memo = OpeningMemo()
 
     def _advice(self, view: View101, offered: Tile | None = None) -> Advice101:
-        """The coach's advice for this view (the hand checked against the tiles seen)."""
-        return advise101(view.hand, view.indicator, seen=view.seen, table=view.table, opened=view.opened[view.me],
+        """The coach's advice for this view (the hand checked against the tiles seen; the offered tile, on top
+        of a pile, is the offer, not one of the discards seen, as the classic game's view says it)."""
+        seen = list(view.seen)
+        if offered is not None and offered in seen:
+            seen.remove(offered)
+        return advise101(view.hand, view.indicator, seen=seen, table=view.table, opened=view.opened[view.me],
                          offered=offered, highest=view.highest, most_pairs_laid=view.most_pairs,
                          stock_left=view.stock_left, options=view.options, tuning=self.tuning, memo=self.memo)
 

@@ -3,8 +3,8 @@ English word of the interface, or a tile in the project's Latin notation
 (a Turkish player reads *k* as kırmızı, red).
 
 The English words are every word of the interface's English texts (the
-coach's, the 101 coach's, the check's, the calibration's and the app's
-sentences, the words of 101, the photo
+coach's, the 101 coach's, the check's, the calibration's, the command
+line's, the reader service's and the app's sentences, the words of 101, the photo
 errors, and Streamlit's own widget texts) that no Turkish text uses too
 ("okey", "JPEG" and the like are both). Command-line options, the program's
 name and file names are not words of either language and are left out.
@@ -16,10 +16,12 @@ import re
 
 from okey_vision.calibrate.text import SENTENCES as CALIBRATE
 from okey_vision.check.text import SENTENCES as CHECK
+from okey_vision.cli.common import SENTENCES as CLI
 from okey_vision.coach.text import SENTENCES as COACH
 from okey_vision.errors import ImageProblem
 from okey_vision.lang import TILE_NOTATION, WORDS_101
 from okey_vision.report.labels import ERRORS_TR, TEXT
+from okey_vision.vision.wire import SENTENCES as SERVICE
 from okey_vision.yuzbir.text import SENTENCES as YUZBIR
 
 #: Streamlit's own English texts on the page's widgets (the uploader, the
@@ -41,7 +43,7 @@ def _words(texts) -> set[str]:
 
 
 def _english() -> set[str]:
-    tables = (COACH, CHECK, CALIBRATE, TEXT, YUZBIR, WORDS_101)
+    tables = (COACH, CHECK, CALIBRATE, TEXT, YUZBIR, WORDS_101, CLI, SERVICE)
     en = [pair[0] for table in tables for pair in table.values()]
     en += [p.template for p in ImageProblem] + list(STREAMLIT)
     tr = [pair[1] for table in tables for pair in table.values()] + list(ERRORS_TR.values())
