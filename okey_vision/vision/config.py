@@ -491,6 +491,13 @@ class RackConfig:
     #: this sure lost a 0.9 and a 0.99 read of a real photo of seven tiles in
     #: pairs (no row of three).
     alone_confidence: float = 0.995
+    #: A row of unsure reads (median under ``row_confidence``) is still a rack
+    #: in a photo with colour when it holds at least this many tiles: a real
+    #: rack seen badly (a rendered rack turned 54 degrees and leaning read its
+    #: 11-tile row at a median 0.46, its reads then flagged) is a rack, while
+    #: the rows of unsure "tiles" on the no-rack pictures are a test pattern's
+    #: digits on a grey frame (``benchmarks/no_rack.py``). 0: unsure rows never count.
+    unsure_row_tiles: int = 3
 
 
 @dataclass(frozen=True)

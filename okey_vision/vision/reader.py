@@ -366,7 +366,8 @@ class RackReader:
         and whether one does."""
         cfg = self.config
         h, w = img.shape[:2]
-        reason = GREYSCALE_REASON if is_greyscale(img) else ""
+        grey = is_greyscale(img)
+        reason = GREYSCALE_REASON if grey else ""
         reads = []
         for p, q, f, t in zip(faces.probs, faces.quads, fitted, faces.turn, strict=True):
             if cfg.crop.report_refined and f is not None:  # the tile's own outline, turned the way it was read
@@ -378,7 +379,7 @@ class RackReader:
                                   confidence=alts[0][1], alternatives=alts,
                                   quad=tuple((round(float(x), 1), round(float(y), 1)) for x, y in q),
                                   reason=reason, turn=round(float(t), 3)))
-        racks = on_racks(fit_rows(assign_rows(reads, cfg.order), cfg.geometry, (w, h)), cfg.rack)
+        racks = on_racks(fit_rows(assign_rows(reads, cfg.order), cfg.geometry, (w, h)), cfg.rack, not grey)
         reads = list(racks.reads)
         if consistent:
             reads = decide(reads, indicator, cfg.decide)
