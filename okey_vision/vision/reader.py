@@ -353,10 +353,11 @@ class RackReader:
         """Each oriented detection's corners fitted to its face's edges (None: not moved)."""
         if not self.config.crop.refine:
             return [None] * len(dets)
-        out: list[np.ndarray | None] = []
-        for d in dets:
-            q, moved = refine.refine(img, d.quad, self.config.refine) if d.oriented else (d.quad, 0)
-            out.append(q if moved else None)
+        oriented = [i for i, d in enumerate(dets) if d.oriented]
+        out: list[np.ndarray | None] = [None] * len(dets)
+        for i, (q, moved) in zip(oriented, refine.refine_all(img, [dets[i].quad for i in oriented],
+                                                            self.config.refine), strict=True):
+            out[i] = q if moved else None
         return out
 
     def _reads(self, img: np.ndarray, faces: FaceReads, fitted: list[np.ndarray | None],
