@@ -157,7 +157,9 @@ def upright_crop_pair(img: np.ndarray, quad: Quad, size: int = CROP_SIZE,
                       margin: float = CropConfig.upright_margin) -> tuple[np.ndarray, np.ndarray]:
     """``upright_crop(img, quad)`` and ``upright_crop(img, turned(quad))`` (the
     tile read both ways up) from one warp: with a margin alike on every side
-    the turned crop samples the same points, read backwards."""
+    the turned crop samples the same points, read backwards (the same
+    pixels, but where OpenCV's 1/32 px rounding of a point falls the other
+    way: a grey level, rarely)."""
     warped = _upright_warp(img, quad, size, margin, 1)
     nh, nw = warped.shape[0] - 1, warped.shape[1] - 1
     # the tile turned a half turn: its pixel (x, y) is the upright warp's (nw - x, nh - y)
