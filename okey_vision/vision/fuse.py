@@ -110,7 +110,7 @@ def rectify_rows(img: np.ndarray, dets: list[Detection], detector: Detector, con
     made = [rs for rs, _ in strips]
     found = []
     for canvas, places in rectify.canvases([im for _, im in strips], rows.canvas, rows.gap):
-        for d in detector(_used(canvas, places, strips, rows.strip_h)):
+        for d in detector(canvas):
             q = rectify.to_photo(d.quad, places, made)
             if q is not None:
                 found.append(Detection(upright_quad(q), d.score, True))
@@ -121,16 +121,6 @@ def rectify_rows(img: np.ndarray, dets: list[Detection], detector: Detector, con
             kept.append(d)
     members = sorted({i for rs in made for i in rs.members})
     return dedupe(fuse_rectified(dets, members, dedupe(kept, detect), config), detect)
-
-
-def _used(canvas: np.ndarray, places: Sequence[rectify.Placement],
-          strips: Sequence[tuple[rectify.RowStrip, np.ndarray]],
-          margin: int) -> np.ndarray:
-    """The canvas down to its last chunk and ``margin`` px of grey below it
-    (rounded up to the detector's 32 px): a canvas holding one or two row
-    chunks is read in a third to a half of the square's time."""
-    bottom = max(p.y0 + strips[p.strip][1].shape[0] for p in places) + margin
-    return canvas[:min(canvas.shape[0], int(np.ceil(bottom / 32)) * 32)]
 
 
 def drop_cut_tiles(dets: Sequence[Detection], w: int, h: int, min_visible: float = FuseConfig.min_visible,
