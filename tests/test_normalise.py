@@ -108,7 +108,7 @@ def test_a_photo_without_tiles_has_no_pose(reader) -> None:
 @pytest.mark.parametrize("tile_h, angle, at", [(311.5, 0.0, (2000, 1500)), (500.0, 20.0, (1501, 977)),
                                                (120.0, -35.0, (2999, 2011))])
 def test_a_photo_point_lands_where_the_view_matrix_puts_it(tile_h: float, angle: float, at) -> None:
-    """A 12 MP photo shrunk onto the view (halved first, then warped): a spot
+    """A 12 MP photo shrunk onto the view (area-averaged first, then warped): a spot
     of the photo lies on the view where ``view.matrix`` says, within half a
     view px (the shrink maps the part's sides, not its pixel centres)."""
     img = np.zeros((3000, 4000, 3), np.uint8)

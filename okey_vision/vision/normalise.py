@@ -27,7 +27,7 @@ import numpy as np
 from okey_vision.vision.config import NormaliseConfig
 from okey_vision.vision.crops import Quad, quad_axes, upright_quad
 from okey_vision.vision.detect import PAD_GREY
-from okey_vision.vision.resize import halved
+from okey_vision.vision.resize import fast_resize
 
 
 @dataclass(frozen=True)
@@ -247,15 +247,11 @@ def normalise(img: np.ndarray, pose: RackPose, config: NormaliseConfig | None = 
     warp = m.copy()
     warp[:, 2] += m[:, :2] @ [x0, y0]  # the part's pixels, not the photo's
     scale = float(np.hypot(m[0, 0], m[0, 1]))
-    if scale < 0.5:  # shrink to twice the view's scale by area averaging first: a warp alone would alias
+    if scale < 0.5:  # shrink most of the way by area averaging first: a warp alone would alias
         pre = 2 * scale
         ph, pw = part.shape[:2]
-        small, _ = halved(part, pre)  # exact halvings (fast), then one area step of at most 2
-        nw, nh = max(1, round(pw * pre)), max(1, round(ph * pre))
-        part = small if (nw, nh) == small.shape[1::-1] else cv2.resize(small, (nw, nh), interpolation=cv2.INTER_AREA)
-        # the part's sides mapped onto the shrunk part's sides, as the view detector's training views were
-        # made (pixel centres would sit a seventh of a view px elsewhere: a borderline tile read otherwise)
-        warp[:, :2] *= [[pw / nw, ph / nh]]
+        part = fast_resize(part, max(1, round(pw * pre)), max(1, round(ph * pre)))
+        warp[:, :2] *= [[pw / part.shape[1], ph / part.shape[0]]]
     image = cv2.warpAffine(part, warp, (cw, ch), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                            borderValue=(PAD_GREY, PAD_GREY, PAD_GREY))
     outline = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) @ m[:, :2].T + m[:, 2]

@@ -45,29 +45,6 @@ def shrink(img: np.ndarray, size: int) -> tuple[np.ndarray, float]:
     return fast_resize(img, max(1, round(w * s)), max(1, round(h * s))), s
 
 
-def halved(img: np.ndarray, scale: float) -> tuple[np.ndarray, int]:
-    """The image halved (each pixel the mean of a 2 x 2 block: OpenCV's fast
-    area path, a few ms on a 12 MP photo where a fractional area resize
-    takes 60-70) as long as what is left of ``scale`` stays at most 1, and
-    the factor ``k`` it was shrunk by (a power of two; pixel ``(x, y)`` of
-    the result is the mean of the photo's pixels ``k x .. k x + k - 1``).
-    An odd last row or column is left out of each halving.
-
-    >>> small, k = halved(np.zeros((3000, 4001, 3), np.uint8), 0.2)
-    >>> small.shape, k
-    ((750, 1000, 3), 4)
-    """
-    import cv2
-
-    k = 1
-    h, w = img.shape[:2]
-    while scale * k * 2 <= 1.0 and h >= 2 and w >= 2:
-        img = cv2.resize(img[:h - h % 2, :w - w % 2], (w // 2, h // 2), interpolation=cv2.INTER_AREA)
-        h, w = img.shape[:2]
-        k *= 2
-    return img, k
-
-
 def cap_side(img: np.ndarray, max_side: int) -> np.ndarray:
     """The image with its long side at most ``max_side``.
 
@@ -86,4 +63,4 @@ def cap_side(img: np.ndarray, max_side: int) -> np.ndarray:
     return cv2.resize(img, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_LINEAR)
 
 
-__all__ = ["cap_side", "fast_resize", "halved", "shrink", "shrink_by"]
+__all__ = ["cap_side", "fast_resize", "shrink", "shrink_by"]
