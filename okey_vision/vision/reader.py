@@ -25,7 +25,9 @@ A pipeline of stages, one module each, every setting in one frozen
    faces chosen jointly by the game's rules (rows' runs and sets, two copies
    of a face), rack order;
 8. **rack** (:mod:`~okey_vision.vision.rack`): no tiles without a rack --
-   a frame whose reads form no row of sure tiles reads none, and a lone
+   a frame whose reads form no row of sure tiles (in a colour photo, no
+   row of three however unsure: a rack seen badly is read, flagged) reads
+   none, and a lone
    tile is kept (the indicator) only beside a rack row.
 
 The networks are ONNX files run by onnxruntime (``models/``, or the folder
