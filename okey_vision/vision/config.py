@@ -124,8 +124,9 @@ class DetectConfig:
     #: matters more than a third of the detector's time. A stricter rule
     #: (level within 8 degrees, tiles 100 px tall, every box scoring 0.8) read
     #: the choose part (227 views) as both passes did, but the report part
-    #: (172 views) 1496/1505 tiles and 162 exact against 1498 and 164
-    #: (``benchmarks/one_pass.py --part report --gate 8,100,0.8``): still off.
+    #: (172 views, 63 left to one pass) 1493/1505 tiles and 162 exact against
+    #: 1496 and 164 (``benchmarks/one_pass.py --part report --gate 8,100,0.8``):
+    #: still off.
     one_pass: bool = False
     #: With ``one_pass``, the mirrored pass is left out where the first look says it is not
     #: needed: a level rack (turned at most ``one_pass_angle`` degrees), close
