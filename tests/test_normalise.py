@@ -103,3 +103,18 @@ def test_a_photo_without_tiles_has_no_pose(reader) -> None:
     assert isinstance(seen, Look) and seen.pose is None and seen.detections == ()
     reads, trace = reader.read_traced(grey)
     assert reads == [] and trace.view is None
+
+
+@pytest.mark.parametrize("tile_h, angle, at", [(311.5, 0.0, (2000, 1500)), (500.0, 20.0, (1501, 977)),
+                                               (120.0, -35.0, (2999, 2011))])
+def test_a_photo_point_lands_where_the_view_matrix_puts_it(tile_h: float, angle: float, at) -> None:
+    """A 12 MP photo shrunk onto the view (area-averaged first, then warped): a spot
+    of the photo lies on the view where ``view.matrix`` says, within half a
+    view px (the shrink maps the part's sides, not its pixel centres)."""
+    img = np.zeros((3000, 4000, 3), np.uint8)
+    cv2.circle(img, at, round(0.2 * tile_h), (255, 255, 255), -1)
+    view = normalise(img, RackPose(angle, tile_h, 0.7 * tile_h, 14, True))
+    g = view.image[..., 0].astype(float) * (view.image[..., 0] > 114)
+    ys, xs = np.mgrid[:g.shape[0], :g.shape[1]]
+    found = np.array([(g * xs).sum(), (g * ys).sum()]) / g.sum()
+    assert np.abs(found - view.to_view(np.array([at], float))[0]).max() < 0.5

@@ -9,7 +9,7 @@ pytest.importorskip("cv2")
 
 from okey_vision.synth import SynthConfig, render_scene  # noqa: E402
 from okey_vision.vision.crops import quad_axes, upright_quad  # noqa: E402
-from okey_vision.vision.refine import plausible, refine, shift  # noqa: E402
+from okey_vision.vision.refine import plausible, refine, refine_all, refine_quad, shift  # noqa: E402
 
 #: A clean Okey rack (as in tests/test_reader.py), turned 45 degrees or seen from the side.
 OKEY_CLEAN = SynthConfig(long_side=(1200, 1200), aspects=(4 / 3,), p_flat=0.0, p_typical_hand=1.0,
@@ -59,3 +59,16 @@ def test_plausible_rejects_twisted_and_sliver_quads() -> None:
     assert not plausible(square[[0, 2, 1, 3]])                                             # twisted
     assert not plausible(np.array([[0.0, 0.0], [10.0, 0.0], [3.0, 14.0], [0.0, 14.0]]))     # a wedge
     assert quad_axes(square)[3] == 14.0
+
+
+def test_tiles_fitted_together_get_the_corners_each_gets_alone() -> None:
+    scene = render_scene(1, OKEY_CLEAN.replace(rack_roll=(45.0, 45.0)))
+    offs = [detector_like(upright_quad(np.array(t.quad, float)), degrees=d)
+            for t, d in zip(scene.tiles, np.tile([-8.0, 0.0, 10.0], len(scene.tiles)), strict=False)]
+    offs.append(np.array([[5.0, 5.0], [6.0, 5.0], [6.0, 6.0], [5.0, 6.0]]))  # too small to fit: kept
+    together = refine_all(scene.image, offs)
+    alone = [refine_quad(scene.image, q) for q in offs]
+    assert sum(m > 0 for _, m in together) >= 10
+    for (q1, m1), (q2, m2) in zip(together, alone, strict=True):
+        assert m1 == m2 and np.array_equal(q1, q2)
+    assert together[-1][1] == 0 and np.array_equal(together[-1][0], offs[-1])

@@ -30,7 +30,7 @@ from okey_vision.vision.crops import (
     Quad,
     aligned,
     turned,
-    upright_crop,
+    upright_crop_pair,
     white_balance_all,
 )
 from okey_vision.vision.nets import Net
@@ -105,9 +105,8 @@ class Classifier:
         extra = [i for i in range(n) if also is not None and also[i] is not None]
         rq = [aligned(np.asarray(also[i]), qs[i]) for i in extra]  # type: ignore[index]  # `extra` holds only tiles with a second quad
         margins, more = self.crop.margins, self.crop.refined_margins
-        cut = [(q, m) for m in margins for q in qs + [turned(q) for q in qs]]
-        cut += [(q, m) for m in more for q in rq + [turned(q) for q in rq]] if extra else []
-        crops = [upright_crop(img, q, margin=m) for q, m in cut]
+        crops = [c for m in margins for c in _both_ways(img, qs, m)]  # each margin: upright, then turned
+        crops += [c for m in more for c in _both_ways(img, rq, m)] if extra else []
         pn_all = self._probs(self.number, crops, NUMBER_CLASSES)
         balanced = white_balance_all(crops) if self.config.white_balance else crops
         pc_all = self._probs(self.color, balanced, COLOR_CLASSES)
@@ -115,7 +114,7 @@ class Classifier:
             # a crop turned a half turn shows its upright partner's light and ink: measured once for both
             owner = [i - n if i % (2 * n) >= n else i for i in range(len(margins) * 2 * n)]
             m, base = len(extra), len(owner)
-            owner += [base + (i - m if i % (2 * m) >= m else i) for i in range(len(cut) - base)]
+            owner += [base + (i - m if i % (2 * m) >= m else i) for i in range(len(crops) - base)]
             pn_all, pc_all = self.calibration.adjust(crops, balanced, pn_all, pc_all, owner)
         k, ke, split = len(margins), len(more), len(margins) * 2 * n
         # per view: number (2n, 14) both ways up, colour (n, 5) both ways alike
@@ -151,6 +150,12 @@ class Classifier:
     @staticmethod
     def _probs(net: Net, crops: list[np.ndarray], order: Sequence[str]) -> np.ndarray:
         return net_probs(net, crops, order)
+
+
+def _both_ways(img: np.ndarray, quads: Sequence[Quad], margin: float) -> list[np.ndarray]:
+    """The tiles' upright crops, then the same tiles' crops turned a half turn (one warp each)."""
+    pairs = [upright_crop_pair(img, q, margin=margin) for q in quads]
+    return [p[0] for p in pairs] + [p[1] for p in pairs]
 
 
 def _up(q: Quad) -> float:

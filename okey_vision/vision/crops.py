@@ -103,6 +103,13 @@ def upright_crop(img: np.ndarray, quad: Quad, size: int = CROP_SIZE,
     grown by ``margin`` (one value, or left, top, right, bottom), warped so the
     tile's height fills the crop and its width keeps the tile's aspect; the
     sides are padded with the crop's median colour."""
+    return _placed(_upright_warp(img, quad, size, margin, 0), size)
+
+
+def _upright_warp(img: np.ndarray, quad: Quad, size: int, margin: float | Sequence[float], grow: int
+                  ) -> np.ndarray:
+    """The tile warped upright as :func:`upright_crop` cuts it, ``grow`` px
+    more at its right and bottom (the turned crop samples the far edge)."""
     import cv2
 
     q = np.asarray(quad, np.float64)
@@ -131,13 +138,32 @@ def upright_crop(img: np.ndarray, quad: Quad, size: int = CROP_SIZE,
             shift = np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
             m = m @ shift
             img = sub
-    warped = cv2.warpPerspective(img, m, (nw, nh), flags=cv2.INTER_LINEAR,
-                                 borderMode=cv2.BORDER_REPLICATE)
+    warped: np.ndarray = cv2.warpPerspective(img, m, (nw + grow, nh + grow), flags=cv2.INTER_LINEAR,
+                                             borderMode=cv2.BORDER_REPLICATE)
+    return warped
+
+
+def _placed(warped: np.ndarray, size: int) -> np.ndarray:
+    """A warped tile centred on a ``size`` x ``size`` crop padded with its median colour."""
+    nh, nw = warped.shape[:2]
     out = np.empty((size, size, 3), np.uint8)
     out[:] = np.median(warped.reshape(-1, 3), axis=0).astype(np.uint8)
     oy, ox = (size - nh) // 2, (size - nw) // 2
     out[oy:oy + nh, ox:ox + nw] = warped
     return out
+
+
+def upright_crop_pair(img: np.ndarray, quad: Quad, size: int = CROP_SIZE,
+                      margin: float = CropConfig.upright_margin) -> tuple[np.ndarray, np.ndarray]:
+    """``upright_crop(img, quad)`` and ``upright_crop(img, turned(quad))`` (the
+    tile read both ways up) from one warp: with a margin alike on every side
+    the turned crop samples the same points, read backwards (the same
+    pixels, but where OpenCV's 1/32 px rounding of a point falls the other
+    way: a grey level, rarely)."""
+    warped = _upright_warp(img, quad, size, margin, 1)
+    nh, nw = warped.shape[0] - 1, warped.shape[1] - 1
+    # the tile turned a half turn: its pixel (x, y) is the upright warp's (nw - x, nh - y)
+    return _placed(warped[:nh, :nw], size), _placed(warped[nh:0:-1, nw:0:-1], size)
 
 
 def work_image(img: np.ndarray, quads: Sequence[Quad], tile_height: float, target: float

@@ -3,7 +3,10 @@
 A rack (or a meld laid on a table) is a row of tiles side by side, read
 surely: at least ``RackConfig.min_row_tiles`` reads in one row whose median
 confidence in their numbers (:func:`number_confidence`) reaches
-``RackConfig.row_confidence``. A frame with no such row
+``RackConfig.row_confidence`` -- or, in a photo with colour, a row of at
+least ``RackConfig.unsure_row_tiles`` reads however unsure (a real rack
+seen badly still gives its reads, flagged; the unsure rows of the no-rack
+pictures are a grey test pattern's digits). A frame with no such row
 -- a blank wall, a test pattern's digits, a face, a table of cups and
 cards -- shows no rack: it keeps reads only where one is sure by itself
 (``RackConfig.alone_confidence``: a close-up of a few real tiles), and
@@ -64,27 +67,37 @@ def number_confidence(read: TileRead) -> float:
     return float(sum(p for t, p in read.alternatives if t.number == top.number))
 
 
-def rack_rows(reads: Sequence[TileRead], config: RackConfig | None = None) -> list[int]:
+def rack_rows(reads: Sequence[TileRead], config: RackConfig | None = None, colour: bool = True) -> list[int]:
     """The rows (their numbers) that are racks: enough tiles whose numbers read surely
-    (their colours may not: a set of unusual inks, before the player's calibration)."""
+    (their colours may not: a set of unusual inks, before the player's calibration),
+    or, in a photo with ``colour``, enough tiles however unsure (``RackConfig.unsure_row_tiles``).
+
+    >>> from okey_vision.tiles import parse_tile
+    >>> unsure = [TileRead((x, 0, x + 10, 14), parse_tile("b3"), 0.5, row=0) for x in (0, 11, 22)]
+    >>> rack_rows(unsure), rack_rows(unsure, colour=False)
+    ([0], [])
+    """
     config = config or RackConfig()
+    unsure = max(config.unsure_row_tiles, config.min_row_tiles) if config.unsure_row_tiles > 0 and colour else 0
     out = []
     for row in sorted({r.row for r in reads if r.row != APART}):
         conf = [number_confidence(r) for r in reads if r.row == row]
-        if len(conf) >= config.min_row_tiles and float(np.median(conf)) >= config.row_confidence:
+        sure = len(conf) >= config.min_row_tiles and float(np.median(conf)) >= config.row_confidence
+        if sure or (unsure and len(conf) >= unsure):
             out.append(row)
     return out
 
 
-def on_racks(reads: Sequence[TileRead], config: RackConfig | None = None) -> RackFound:
-    """The reads of a photo once rows are known (:func:`okey_vision.vision.order.assign_rows`):
-    when no row is a rack (:func:`rack_rows`), none unless one read reaches
+def on_racks(reads: Sequence[TileRead], config: RackConfig | None = None, colour: bool = True) -> RackFound:
+    """The reads of a photo (with ``colour`` or greyscale) once rows are known
+    (:func:`okey_vision.vision.order.assign_rows`): when no row is a rack
+    (:func:`rack_rows`), none unless one read reaches
     ``config.alone_confidence`` (a tile surely there), and then the reads of
     at least ``config.row_confidence``, none of them apart (with no rack there
     is no indicator beside it); else every row's reads, and the lone tiles
     lying within ``config.beside`` tile heights of a rack row's tile."""
     config = config or RackConfig()
-    racks = rack_rows(reads, config)
+    racks = rack_rows(reads, config, colour)
     if not racks:  # no rack: tiles only where one is read surely (a close-up of a few tiles), none apart
         if not any(r.confidence >= config.alone_confidence for r in reads):
             return RackFound((), False)

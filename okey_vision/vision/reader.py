@@ -25,7 +25,9 @@ A pipeline of stages, one module each, every setting in one frozen
    faces chosen jointly by the game's rules (rows' runs and sets, two copies
    of a face), rack order;
 8. **rack** (:mod:`~okey_vision.vision.rack`): no tiles without a rack --
-   a frame whose reads form no row of sure tiles reads none, and a lone
+   a frame whose reads form no row of sure tiles (in a colour photo, no
+   row of three however unsure: a rack seen badly is read, flagged) reads
+   none, and a lone
    tile is kept (the indicator) only beside a rack row.
 
 The networks are ONNX files run by onnxruntime (``models/``, or the folder
@@ -353,10 +355,11 @@ class RackReader:
         """Each oriented detection's corners fitted to its face's edges (None: not moved)."""
         if not self.config.crop.refine:
             return [None] * len(dets)
-        out: list[np.ndarray | None] = []
-        for d in dets:
-            q, moved = refine.refine(img, d.quad, self.config.refine) if d.oriented else (d.quad, 0)
-            out.append(q if moved else None)
+        oriented = [i for i, d in enumerate(dets) if d.oriented]
+        out: list[np.ndarray | None] = [None] * len(dets)
+        for i, (q, moved) in zip(oriented, refine.refine_all(img, [dets[i].quad for i in oriented],
+                                                            self.config.refine), strict=True):
+            out[i] = q if moved else None
         return out
 
     def _reads(self, img: np.ndarray, faces: FaceReads, fitted: list[np.ndarray | None], scores: list[float],
@@ -366,7 +369,8 @@ class RackReader:
         and whether one does."""
         cfg = self.config
         h, w = img.shape[:2]
-        reason = GREYSCALE_REASON if is_greyscale(img) else ""
+        grey = is_greyscale(img)
+        reason = GREYSCALE_REASON if grey else ""
         reads = []
         # each box's score next to the photo's median box: a photo framed far or lit dim scores every box lower
         typical = float(np.median(scores)) if scores else 1.0
@@ -381,7 +385,7 @@ class RackReader:
                                   quad=tuple((round(float(x), 1), round(float(y), 1)) for x, y in q),
                                   reason=reason, turn=round(float(t), 3),
                                   detection=round(float(s) / max(typical, 1e-6), 3)))
-        racks = on_racks(fit_rows(assign_rows(reads, cfg.order), cfg.geometry, (w, h), img), cfg.rack)
+        racks = on_racks(fit_rows(assign_rows(reads, cfg.order), cfg.geometry, (w, h), img), cfg.rack, not grey)
         reads = list(racks.reads)
         if consistent:
             reads = decide(reads, indicator, cfg.decide)
