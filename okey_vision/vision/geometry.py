@@ -188,24 +188,18 @@ def _seams(seen: tuple[np.ndarray, np.ndarray, float], quads: np.ndarray, config
     right, down = _frame(quads)
     out: np.ndarray = quads.copy()
     u = quads @ right
-    wide = float(np.median(u[:, 1] + u[:, 2] - u[:, 0] - u[:, 3]) / 2)
+    wide = _width(u)
     if wide < 6:
         return out
     grey, origin, scale = seen
-    reach = config.seam_reach * wide
-    step = max(1.0, reach / 12)
-    offs = np.arange(-reach, reach + 1e-6, step)
-    dt, db = (g.ravel() for g in np.meshgrid(offs, offs))
+    dt, db = _shifts(config.seam_reach * wide)
     t = np.linspace(0.15, 0.85, 15)
     half = config.seam_width * wide
     for a, b in pairwise(np.argsort(u.mean(1))):
-        top, bot = (quads[a, 1] + quads[b, 0]) / 2, (quads[a, 2] + quads[b, 3]) / 2
-        gaps = (np.hypot(*(quads[a, 1] - quads[b, 0])), np.hypot(*(quads[a, 2] - quads[b, 3])))
-        if max(gaps) > config.touch * wide:
+        if not _touch(quads, int(a), int(b), config.touch * wide):
             continue                                          # not touching: each keeps its own side
-        along = (top + t[:, None] * (bot - top))[None] - origin     # (1, k, 2)
-        shift = ((1 - t)[None, :] * dt[:, None] + t[None, :] * db[:, None])[..., None] * right   # (m, k, 2)
-        pts = along + shift
+        top, bot = (quads[a, 1] + quads[b, 0]) / 2, (quads[a, 2] + quads[b, 3]) / 2
+        pts = _slid(top, bot, t, dt, db, origin, right)
         depth = ((_sample(grey, pts - half * right, scale) + _sample(grey, pts + half * right, scale)) / 2
                  - _sample(grey, pts, scale)).mean(1)
         score = depth - config.seam_pull * (np.abs(dt) + np.abs(db)) / wide
@@ -234,27 +228,23 @@ def _outer_sides(seen: tuple[np.ndarray, np.ndarray, float], quads: np.ndarray, 
     right, _ = _frame(quads)
     out: np.ndarray = quads.copy()
     u = quads @ right
-    wide = float(np.median(u[:, 1] + u[:, 2] - u[:, 0] - u[:, 3]) / 2)
+    wide = _width(u)
     if wide < 6:
         return out
     grey, origin, scale = seen
-    reach = config.outer_reach * wide
-    offs = np.arange(-reach, reach + 1e-6, max(1.0, reach / 12))
-    dt, db = (g.ravel() for g in np.meshgrid(offs, offs))
+    dt, db = _shifts(config.outer_reach * wide)
     t = np.linspace(0.15, 0.85, 15)
     half = config.seam_width * wide
     touching: set[tuple[int, int]] = set()          # (tile, corner pair 0: left side, 1: right side)
     for a, b in pairwise(np.argsort(u.mean(1))):
-        gaps = (np.hypot(*(quads[a, 1] - quads[b, 0])), np.hypot(*(quads[a, 2] - quads[b, 3])))
-        if max(gaps) <= config.touch * wide:
+        if _touch(quads, int(a), int(b), config.touch * wide):
             touching |= {(int(a), 1), (int(b), 0)}
     for i in range(len(quads)):
         for k, (c0, c1), inward in ((0, (0, 3), 1.0), (1, (1, 2), -1.0)):
             if (i, k) in touching:
                 continue
             top, bot = quads[i, c0], quads[i, c1]
-            pts = ((top + t[:, None] * (bot - top))[None] - origin
-                   + ((1 - t)[None, :] * dt[:, None] + t[None, :] * db[:, None])[..., None] * right)
+            pts = _slid(top, bot, t, dt, db, origin, right)
             step = (_sample(grey, pts + inward * half * right, scale)
                     - _sample(grey, pts - inward * half * right, scale)).mean(1)
             j = int(np.argmax(step - config.seam_pull * (np.abs(dt) + np.abs(db)) / wide))
@@ -277,9 +267,7 @@ def _row_lines(seen: tuple[np.ndarray, np.ndarray, float], quads: np.ndarray, co
     if tall < 6:
         return out
     grey, origin, scale = seen
-    reach = config.line_reach * tall
-    offs = np.arange(-reach, reach + 1e-6, max(1.0, reach / 12))
-    e0, e1 = (g.ravel() for g in np.meshgrid(offs, offs))
+    e0, e1 = _shifts(config.line_reach * tall)
     t = np.linspace(0.15, 0.85, 9)
     half = config.seam_width * tall
     lo, span = float(u.min()), max(float(np.ptp(u)), 1e-9)
@@ -296,6 +284,35 @@ def _row_lines(seen: tuple[np.ndarray, np.ndarray, float], quads: np.ndarray, co
             wc = (quads[:, c] @ right - lo) / span
             out[:, c] = quads[:, c] + ((1 - wc) * e0[j] + wc * e1[j])[:, None] * down
     return out
+
+
+def _width(u: np.ndarray) -> float:
+    """A row's median tile width from its corners along the row (``u``: n, 4)."""
+    return float(np.median(u[:, 1] + u[:, 2] - u[:, 0] - u[:, 3]) / 2)
+
+
+def _shifts(reach: float) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair of shifts of a line's two ends, each within ``reach`` px in
+    steps of a twelfth of it (at least 1 px): the candidates the photo searches score."""
+    offs = np.arange(-reach, reach + 1e-6, max(1.0, reach / 12))
+    first, second = np.meshgrid(offs, offs)
+    return first.ravel(), second.ravel()
+
+
+def _touch(quads: np.ndarray, a: int, b: int, limit: float) -> bool:
+    """Whether quad ``a``'s right side meets quad ``b``'s left side within ``limit`` px at both ends."""
+    gaps = (np.hypot(*(quads[a, 1] - quads[b, 0])), np.hypot(*(quads[a, 2] - quads[b, 3])))
+    return bool(max(gaps) <= limit)
+
+
+def _slid(top: np.ndarray, bot: np.ndarray, t: np.ndarray, dt: np.ndarray, db: np.ndarray,
+          origin: np.ndarray, right: np.ndarray) -> np.ndarray:
+    """Points at fractions ``t`` along the line top-bot (crop px from ``origin``),
+    for each candidate shift of its ends (``dt``, ``db``) along ``right``: (m, k, 2)."""
+    along = (top + t[:, None] * (bot - top))[None] - origin
+    shift: np.ndarray = ((1 - t)[None, :] * dt[:, None] + t[None, :] * db[:, None])[..., None] * right
+    pts: np.ndarray = along + shift
+    return pts
 
 
 def _sample(grey: np.ndarray, p: np.ndarray, scale: float) -> np.ndarray:
