@@ -105,7 +105,7 @@ def test_one_missed_read_still_stores_the_others_with_their_right_labels(shipped
         import cv2
 
         stored = cv2.imread(str(tmp_path / k.file))
-        assert np.array_equal(stored, crop_of(sample_image, others[k.place].quad))
+        assert np.array_equal(stored, crop_of(sample_image, others[k.place].cut))
 
 
 # -- calibrate fit: a set whose blue is drawn dark -------------------------------------------
@@ -134,7 +134,7 @@ def test_fit_on_a_dark_blue_set_reads_its_blues_blue(shipped):
     for seed in (0, 1):  # two photos of the set, their tiles given
         scene = render_scene(seed, cfg)
         pairs, _ = rack_pairs(shipped.read(scene.image), rack_truth(scene))
-        crops += [crop_of(scene.image, r.quad) for _, r, _ in pairs]
+        crops += [crop_of(scene.image, r.cut) for _, r, _ in pairs]
         tiles += [t for _, _, t in pairs]
     cal = fit(shipped, crops, tiles)
     assert cal.active and cal.report["colour"]["shown"]["b"] >= 3
@@ -179,7 +179,7 @@ def test_the_guard_refuses_a_calibration_that_reads_worse(shipped, sample_image,
     from okey_vision.calibrate import guard
     from okey_vision.calibrate import learn as learn_module
 
-    Store(data).add("p", [(0, "r4", crop_of(sample_image, shipped.read(sample_image)[0].quad))], "test")
+    Store(data).add("p", [(0, "r4", crop_of(sample_image, shipped.read(sample_image)[0].cut))], "test")
     bad = shifted_calibration(shipped, [-40.0, 40.0, 0.0, 0.0, 0.0])  # every red read yellow, at any pull tried
     monkeypatch.setattr(learn_module, "fit", lambda *a, **k: bad)
     monkeypatch.setattr(learn_module, "guard", lambda r, c, f: guard.guard(r, c, f, guard.sample_cases()))
@@ -194,7 +194,7 @@ def test_the_guard_falls_back_to_a_weaker_pull_that_reads_as_well(shipped, sampl
     from okey_vision.calibrate import guard
     from okey_vision.calibrate import learn as learn_module
 
-    Store(data).add("p", [(0, "r4", crop_of(sample_image, shipped.read(sample_image)[0].quad))], "test")
+    Store(data).add("p", [(0, "r4", crop_of(sample_image, shipped.read(sample_image)[0].cut))], "test")
     judge = guard.sample_cases()
     strong = shifted_calibration(shipped, [-4.0, 4.0, 0.0, 0.0, 0.0])
     full = guard.guard(shipped, strong, data, judge)
@@ -260,7 +260,7 @@ def test_a_fit_on_one_misread_tile_says_why_nothing_was_learned_and_what_would_h
     misread = [(r, t) for _, r, t in pairs if t.startswith("b") and r.tile.color == "k"]
     assert misread, "the shipped reader reads this set's navy as black"
     # the tile whose stored crop (cut from its reported quad) the shipped reader still reads black
-    fits = (fit(shipped, [crop_of(scene.image, read.quad)], [tile], ["p"]) for read, tile in misread)
+    fits = (fit(shipped, [crop_of(scene.image, read.cut)], [tile], ["p"]) for read, tile in misread)
     cal = next((c for c in fits if c.report["colour"]["misread"] == {"b": 1}), None)
     assert cal is not None and not cal.active
     lines = Learned(cal, seconds=0.2).lines()

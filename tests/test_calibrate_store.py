@@ -55,7 +55,7 @@ def sample_crops(shipped):
     image = cv2.imread(str(SAMPLE))
     rack = [r for r in shipped.read(image) if r.row >= 0]
     assert [r.name for r in rack] == SAMPLE_HAND
-    return [(i, r.name, crop_of(image, r.quad)) for i, r in enumerate(rack)]
+    return [(i, r.name, crop_of(image, r.cut)) for i, r in enumerate(rack)]
 
 
 @pytest.fixture()

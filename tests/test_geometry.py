@@ -125,6 +125,10 @@ def test_the_edge_between_touching_tiles_is_found_on_the_photo() -> None:
     assert np.abs(np.subtract([r.quad[1][0] for r in unseamed[:-1]], [x0 + k * w for k in range(1, 6)])).max() >= 2.5
     ends = fit_rows(reads, GeometryConfig(even=False, outer=False), (300, 200), img)
     assert abs(ends[0].quad[0][0] - (x0 - 3)) < 0.1
+    # a stored correction is cut where the classifiers read the tile, not where the fit moved its outline
+    assert all(f.quad != r.quad and f.cut == r.quad for f, r in zip(fitted, reads, strict=True))
+    assert all(f.cut == r.quad for f, r in zip(fit_rows(fitted, GeometryConfig(even=False), (300, 200), img), reads,
+                                              strict=True))
 
 
 def test_neighbours_that_still_cover_each_other_are_cut_back() -> None:

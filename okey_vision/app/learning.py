@@ -36,14 +36,14 @@ def to_keep(app: AppState) -> list[tuple[int, str, Quad]]:
     photo = app.photo
     if not app.learning or photo is None or photo.image is None or photo.reads is None:
         return []
-    items = [(e.order, e.name, e.quad) for e in app.entries
-             if e.confirmed and e.order is not None and e.quad is not None]
+    items = [(e.order, e.name, cut) for e in app.entries
+             if e.confirmed and e.order is not None and (cut := e.cut if e.cut is not None else e.quad) is not None]
     if app.typed:
         from okey_vision.calibrate.align import enough, rack_pairs
 
         pairs, n = rack_pairs(photo.reads.rack, app.typed)
         if enough(pairs, n):
-            items += [(place, tile, read.quad) for place, read, tile in pairs if read.quad is not None]
+            items += [(place, tile, read.cut) for place, read, tile in pairs if read.cut is not None]
     pid = photo_id(app)
     return [(place, tile, quad) for place, tile, quad in dict(((p, t), (p, t, q)) for p, t, q in items).values()
             if (pid, place, tile) not in app.kept]

@@ -90,12 +90,14 @@ class Entry:
     order: int | None = None
     #: The player chose or confirmed this tile.
     confirmed: bool = False
+    #: The corners the classifiers read it from (``TileRead.cut``): what a kept correction is cut from.
+    cut: tuple[tuple[float, float], ...] | None = None
 
     @classmethod
     def read(cls, r: TileRead, order: int) -> Entry:
         """The entry for the photo's ``order``-th rack read."""
         return cls(r.tile, r.confidence, r.low_confidence, tuple(t for t, _ in r.alternatives[:3]),
-                   r.box, r.quad, r.row, order)
+                   r.box, r.quad, r.row, order, cut=r.cut)
 
     @classmethod
     def apart(cls, r: TileRead) -> Entry:

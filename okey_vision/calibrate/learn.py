@@ -58,7 +58,7 @@ def store_pairs(store: Store, image: np.ndarray, photo: str, reads: Sequence[Til
     pairs, n = rack_pairs(reads, tiles)
     if n == 0 or not enough(pairs, n):
         return Added(photo, len(pairs), n, len(tiles), refused=True)
-    items = [(place, tile, crop_of(image, read.quad)) for place, read, tile in pairs if read.quad is not None]
+    items = [(place, tile, crop_of(image, read.cut)) for place, read, tile in pairs if read.cut is not None]
     return Added(photo, store.add(photo, items, source), n, len(tiles))
 
 

@@ -387,7 +387,8 @@ def fit_rows(reads: Sequence[TileRead], config: GeometryConfig | None = None,
             if size is not None:
                 lo, hi = np.clip(lo, 0, size), np.clip(hi, 0, size)
             box = (round(float(lo[0]), 1), round(float(lo[1]), 1), round(float(hi[0]), 1), round(float(hi[1]), 1))
-            out[i] = replace(reads[i], quad=tuple((round(float(x), 1), round(float(y), 1)) for x, y in q), box=box)
+            out[i] = replace(reads[i], crop_quad=reads[i].cut,
+                             quad=tuple((round(float(x), 1), round(float(y), 1)) for x, y in q), box=box)
     fitted_rows = {out[i].row for i in range(len(out)) if out[i] is not reads[i]}
     for row in sorted({r.row for r in reads if r.row != APART}):
         idx = [i for i, r in enumerate(out) if r.row == row and r.quad is not None and len(r.quad) == 4]
@@ -397,7 +398,8 @@ def fit_rows(reads: Sequence[TileRead], config: GeometryConfig | None = None,
             if size is not None:
                 lo, hi = np.clip(lo, 0, size), np.clip(hi, 0, size)
             box = (round(float(lo[0]), 1), round(float(lo[1]), 1), round(float(hi[0]), 1), round(float(hi[1]), 1))
-            out[i] = replace(out[i], quad=tuple((round(float(x), 1), round(float(y), 1)) for x, y in q), box=box)
+            out[i] = replace(out[i], crop_quad=out[i].cut,
+                             quad=tuple((round(float(x), 1), round(float(y), 1)) for x, y in q), box=box)
     return out
 
 

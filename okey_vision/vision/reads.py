@@ -47,6 +47,10 @@ class TileRead:
     #: typical tile of the photo; None: unknown). Low on a box over the rack's
     #: edge, on part of a tile or over two, however sure the classifiers are of a face there.
     detection: float | None = field(default=None, compare=False)
+    #: The corners the classifiers read the tile from, before the row's fit
+    #: moved ``quad`` onto the photo's edges (input px; None: ``quad``'s own):
+    #: a stored correction is cut from them, so that it holds the pixels the reader misread.
+    crop_quad: tuple[tuple[float, float], ...] | None = field(default=None, compare=False)
     #: Whether the reader flagged the read for the player to confirm (its
     #: ``FlagConfig``); None: by the default rule from ``confidence``, ``turn`` and ``detection``.
     flagged: bool | None = field(default=None, compare=False)
@@ -55,6 +59,11 @@ class TileRead:
     def name(self) -> str:
         """The tile's short notation."""
         return self.tile.name
+
+    @property
+    def cut(self) -> tuple[tuple[float, float], ...] | None:
+        """The corners a stored correction of this read is cut from: what the classifiers read."""
+        return self.crop_quad if self.crop_quad is not None else self.quad
 
     @property
     def low_confidence(self) -> bool:
@@ -75,9 +84,11 @@ class TileRead:
         if factor == 1:
             return self
         quad = tuple((round(x * factor, 1), round(y * factor, 1)) for x, y in self.quad) if self.quad else self.quad
+        cut = (tuple((round(x * factor, 1), round(y * factor, 1)) for x, y in self.crop_quad)
+               if self.crop_quad else self.crop_quad)
         along = self.along * factor if self.along is not None else None
         x1, y1, x2, y2 = (round(v * factor, 1) for v in self.box)
-        return replace(self, box=(x1, y1, x2, y2), quad=quad, along=along)
+        return replace(self, box=(x1, y1, x2, y2), quad=quad, crop_quad=cut, along=along)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary (box in input pixels)."""

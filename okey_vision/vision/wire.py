@@ -202,6 +202,7 @@ def read_to_dict(r: TileRead) -> dict[str, Any]:
         "row": int(r.row),
         "order": int(r.order),
         "quad": [[float(x), float(y)] for x, y in r.quad] if r.quad is not None else None,
+        "crop_quad": [[float(x), float(y)] for x, y in r.crop_quad] if r.crop_quad is not None else None,
         "along": float(r.along) if r.along is not None else None,
         "reason": r.reason,
         "turn": float(r.turn) if r.turn is not None else None,
@@ -214,9 +215,10 @@ def read_from_dict(d: dict[str, Any]) -> TileRead:
     """The read :func:`read_to_dict` wrote."""
     x1, y1, x2, y2 = (float(v) for v in d["box"])
     quad = tuple((float(x), float(y)) for x, y in d["quad"]) if d.get("quad") is not None else None
+    cut = tuple((float(x), float(y)) for x, y in d["crop_quad"]) if d.get("crop_quad") is not None else None
     return TileRead(box=(x1, y1, x2, y2), tile=parse_tile(d["tile"]), confidence=float(d["confidence"]),
                     alternatives=tuple((parse_tile(t), float(p)) for t, p in d["alternatives"]),
-                    row=int(d["row"]), order=int(d["order"]), quad=quad,
+                    row=int(d["row"]), order=int(d["order"]), quad=quad, crop_quad=cut,
                     along=float(d["along"]) if d.get("along") is not None else None, reason=str(d.get("reason", "")),
                     turn=float(d["turn"]) if d.get("turn") is not None else None,
                     detection=float(d["detection"]) if d.get("detection") is not None else None,
