@@ -45,7 +45,6 @@ from the rows, keep their own corners.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from itertools import pairwise
 
 import numpy as np
@@ -383,23 +382,13 @@ def fit_rows(reads: Sequence[TileRead], config: GeometryConfig | None = None,
                     final[k] = seamed[k]
         final[flipped] = np.roll(final[flipped], 2, axis=1)
         for i, q in zip(idx, final, strict=True):
-            lo, hi = q.min(0), q.max(0)
-            if size is not None:
-                lo, hi = np.clip(lo, 0, size), np.clip(hi, 0, size)
-            box = (round(float(lo[0]), 1), round(float(lo[1]), 1), round(float(hi[0]), 1), round(float(hi[1]), 1))
-            out[i] = replace(reads[i], crop_quad=reads[i].cut,
-                             quad=tuple((round(float(x), 1), round(float(y), 1)) for x, y in q), box=box)
+            out[i] = reads[i].outlined(q, size)
     fitted_rows = {out[i].row for i in range(len(out)) if out[i] is not reads[i]}
     for row in sorted({r.row for r in reads if r.row != APART}):
         idx = [i for i, r in enumerate(out) if r.row == row and r.quad is not None and len(r.quad) == 4]
         loose = {i for i in idx if row not in fitted_rows or i in astray}
         for i, q in _apart(out, idx, loose, config).items():
-            lo, hi = q.min(0), q.max(0)
-            if size is not None:
-                lo, hi = np.clip(lo, 0, size), np.clip(hi, 0, size)
-            box = (round(float(lo[0]), 1), round(float(lo[1]), 1), round(float(hi[0]), 1), round(float(hi[1]), 1))
-            out[i] = replace(out[i], crop_quad=out[i].cut,
-                             quad=tuple((round(float(x), 1), round(float(y), 1)) for x, y in q), box=box)
+            out[i] = out[i].outlined(q, size)
     return out
 
 

@@ -73,7 +73,7 @@ from okey_vision.vision.nets import DEFAULT_MODELS, STEMS, ModelMissingError, Ne
 from okey_vision.vision.normalise import RackPose, View, estimate_pose, normalise
 from okey_vision.vision.order import assign_rows
 from okey_vision.vision.rack import on_racks
-from okey_vision.vision.reads import TileRead, rack_order
+from okey_vision.vision.reads import TileRead, rack_order, rounded
 from okey_vision.vision.trace import ReadTrace
 
 #: The oriented detector: the first look, and the view when ``DetectConfig.view_stem`` names it
@@ -382,7 +382,7 @@ class RackReader:
             x1, y1, x2, y2 = (round(v, 1) for v in on_photo(q, w, h))
             reads.append(TileRead(box=(x1, y1, x2, y2), tile=alts[0][0],
                                   confidence=alts[0][1], alternatives=alts,
-                                  quad=tuple((round(float(x), 1), round(float(y), 1)) for x, y in q),
+                                  quad=rounded(q),
                                   reason=reason, turn=round(float(t), 3),
                                   detection=round(float(s) / max(typical, 1e-6), 3)))
         racks = on_racks(fit_rows(assign_rows(reads, cfg.order), cfg.geometry, (w, h), img), cfg.rack, not grey)

@@ -83,12 +83,24 @@ class TileRead:
         ``factor`` (e.g. from a shrunk copy back to the input photo's pixels)."""
         if factor == 1:
             return self
-        quad = tuple((round(x * factor, 1), round(y * factor, 1)) for x, y in self.quad) if self.quad else self.quad
-        cut = (tuple((round(x * factor, 1), round(y * factor, 1)) for x, y in self.crop_quad)
-               if self.crop_quad else self.crop_quad)
+        quad = rounded(self.quad, factor) if self.quad else self.quad
+        cut = rounded(self.crop_quad, factor) if self.crop_quad else self.crop_quad
         along = self.along * factor if self.along is not None else None
         x1, y1, x2, y2 = (round(v * factor, 1) for v in self.box)
         return replace(self, box=(x1, y1, x2, y2), quad=quad, crop_quad=cut, along=along)
+
+    def outlined(self, corners: Any, size: tuple[float, float] | None = None) -> TileRead:
+        """The same read with its outline moved to ``corners`` (4 x 2, photo px)
+        and its box around them (clipped to ``size``, w x h), the corners the
+        classifiers read it from kept as ``crop_quad``."""
+        xs, ys = [float(x) for x, _ in corners], [float(y) for _, y in corners]
+        x1, y1, x2, y2 = min(xs), min(ys), max(xs), max(ys)
+        if size is not None:
+            w, h = size
+            x1, x2 = min(max(x1, 0.0), w), min(max(x2, 0.0), w)
+            y1, y2 = min(max(y1, 0.0), h), min(max(y2, 0.0), h)
+        box = (round(x1, 1), round(y1, 1), round(x2, 1), round(y2, 1))
+        return replace(self, crop_quad=self.cut, quad=rounded(corners), box=box)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary (box in input pixels)."""
@@ -102,6 +114,15 @@ class TileRead:
             **({"quad": [[round(float(x), 1), round(float(y), 1)] for x, y in self.quad]}
                if self.quad is not None else {}),
         }
+
+
+def rounded(points: Any, factor: float = 1.0) -> tuple[tuple[float, float], ...]:
+    """Corners (x, y pairs) times ``factor``, to a tenth of a pixel: a read's ``quad`` as it is kept.
+
+    >>> rounded([(1.04, 2.06)], 2)
+    ((2.1, 4.1),)
+    """
+    return tuple((round(float(x) * factor, 1), round(float(y) * factor, 1)) for x, y in points)
 
 
 def rack_order(reads: Sequence[TileRead]) -> list[TileRead]:
