@@ -196,6 +196,9 @@ def test_the_command_line_says_nothing_in_english_on_turkish(capsys):
     ["advise", "-i", "r3", "--offered", "k5", "r1", "r2", "r3"],
     ["check", "--workers", "0", "--ray", "auto", "x.jpg"], ["check", "--html", "/no/such/x.html", "x.jpg"],
     ["check", "/no/such/folder"], ["check", "okey_vision/cli"], ["check", "-i", "fj", "okey_vision/cli"],
+    # argparse's own: a required option, a choice, a number, a missing value, a value given to a flag, a prefix
+    ["solve", "r1"], ["solve", "--game", "7", "-i", "r1", "r2"], ["check", "--workers", "x", "a.jpg"],
+    ["advise", "-i", "r1", "r2", "--seen"], ["solve", "--json=3", "-i", "r1", "r2"], ["solve", "--h", "-i", "r1"],
 ])
 def test_a_usage_error_is_one_sentence_in_each_language(capsys, argv):
     # Each is refused before anything runs: one line in the language asked for, never English on Turkish.
@@ -213,6 +216,25 @@ def test_a_usage_error_is_one_sentence_in_each_language(capsys, argv):
     assert lines["tr"].startswith(f"okey-vision {argv[0]}: hata: ") and lines["tr"].endswith(".\n")
     assert not english_words(lines["tr"]) and not latin_tiles(lines["tr"]), lines["tr"]
     assert english_words(lines["en"]), lines["en"]  # the scan knows these sentences' English words
+
+
+@pytest.mark.parametrize(("argv", "en", "tr"), [
+    ([], "give a command (see --help)", "bir komut yaz (--help'e bak)"),
+    (["solve", "-i", "r1", "r2", "--bogus"], "unknown arguments --bogus (see --help)",
+     "bilinmeyen argümanlar --bogus (--help'e bak)"),
+    (["sovle"], "'sovle' is not a command: 'solve', 'synth'", "'sovle' diye bir komut yok: 'solve', 'synth'"),
+])
+def test_a_usage_error_before_the_command_is_one_sentence(capsys, argv, en, tr):
+    # No command, or words no command takes: said by the program itself, the language read off the line.
+    from browser.turkish import english_words
+
+    for lang, said in (("en", en), ("tr", tr)):
+        assert main([*argv, "--lang", lang]) == 2
+        out, err = capsys.readouterr()
+        error = "hata" if lang == "tr" else "error"
+        assert out == "" and err.count("\n") == 1 and err.startswith(f"okey-vision: {error}: {said}"), err
+    if argv != ["sovle"]:  # the command names are names, in either language
+        assert not english_words(err), err
 
 
 @pytest.mark.parametrize(("argv", "package"), [(["serve"], "ray"), (["synth", "--count", "1", "--out", "{tmp}"],

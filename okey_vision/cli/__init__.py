@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from contextlib import suppress
 
 from okey_vision.cli import advise, calibrate, check, read, serve, solve, synth, train
-from okey_vision.cli.common import add_lang, fail, missing_extra
+from okey_vision.cli.common import CliError, UsageParser, add_lang, fail, lang_in, missing_extra
 from okey_vision.errors import OkeyError
 from okey_vision.lang import Lang
 
@@ -40,7 +40,7 @@ COMMANDS = {
 
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Callable[[argparse.Namespace], int]]]:
     """The argument parser and each subcommand's runner."""
-    parser = argparse.ArgumentParser(
+    parser = UsageParser(
         prog="okey-vision",
         description="Read Okey racks, arrange hands, and coach the discard.",
     )
@@ -58,7 +58,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``okey-vision`` console script."""
     parser, runners = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except CliError as exc:  # argparse's usage error, as one sentence in the language asked for
+        from okey_vision.lang import error_message
+
+        said = lang_in(argv)
+        return fail(str(exc.fields.get("command", "")), error_message(exc, said), said)
     args.argv = argv
     lang = Lang.of(getattr(args, "lang", Lang.EN))
     try:

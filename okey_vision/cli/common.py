@@ -4,8 +4,9 @@ the optional extra each subcommand's packages come from."""
 from __future__ import annotations
 
 import argparse
+import re
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from okey_vision.errors import MissingExtraError, OkeyError, clip
 from okey_vision.lang import Lang, error_message, fill
@@ -37,7 +38,40 @@ SENTENCES: dict[str, tuple[str, str]] = {
                  "ya da eli --seen'den önce yaz."),
     "workers": ("--workers {value}: at least one worker.", "--workers {value}: en az bir işçi olmalı."),
     "html_folder": ("--html {path}: no such folder {folder}.", "--html {path}: {folder} diye bir klasör yok."),
+    # argparse's own usage errors (ARGPARSE below reads its English messages into these)
+    "no_command": ("give a command (see --help).", "bir komut yaz (--help'e bak)."),
+    "unknown_command": ("{value} is not a command: {choices}.", "{value} diye bir komut yok: {choices}."),
+    "required": ("{options} must be given (see --help).", "{options} verilmeli (--help'e bak)."),
+    "unrecognized": ("unknown arguments {options} (see --help).", "bilinmeyen argümanlar {options} (--help'e bak)."),
+    "choice": ("{option} {value}: choose one of {choices}.", "{option} {value}: şunlardan biri olmalı: {choices}."),
+    "one_value": ("{option} takes one value.", "{option} bir değer alır."),
+    "some_values": ("{option} takes at least one value.", "{option} en az bir değer alır."),
+    "no_value": ("{option} takes no value: {value}.", "{option} değer almaz: {value}."),
+    "number": ("{option} {value}: not a number.", "{option} {value}: sayı değil."),
+    "bad_value": ("{option} {value}: not a value it takes.", "{option} {value}: bu seçenek bunu almaz."),
+    "ambiguous": ("{option} could be {options}: write it in full.",
+                  "{option} şunlardan biri olabilir: {options}; tam yaz."),
+    "not_with": ("{option} cannot be given with {other}.", "{option}, {other} ile birlikte verilemez."),
+    "usage": ("{message} (see --help).", "{message} (--help'e bak)."),
 }
+
+#: argparse's English usage errors (Python 3.11-3.13 wording) -> the key of
+#: :data:`SENTENCES` that says them, its fields from the message's groups:
+#: argparse says them in English only, whatever ``--lang`` asks for.
+ARGPARSE: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(pattern, re.S), key) for pattern, key in (
+    (r"the following arguments are required: command$", "no_command"),
+    (r"argument command: invalid choice: (?P<value>.+?) \(choose from (?P<choices>.*)\)$", "unknown_command"),
+    (r"the following arguments are required: (?P<options>.+)$", "required"),
+    (r"unrecognized arguments: (?P<options>.+)$", "unrecognized"),
+    (r"argument (?P<option>\S+): invalid choice: (?P<value>.+?) \(choose from (?P<choices>.*)\)$", "choice"),
+    (r"argument (?P<option>\S+): expected (?:one|at most one) argument$", "one_value"),
+    (r"argument (?P<option>\S+): expected at least one argument$", "some_values"),
+    (r"argument (?P<option>\S+): ignored explicit argument (?P<value>.+)$", "no_value"),
+    (r"argument (?P<option>\S+): invalid (?:int|float) value: (?P<value>.+)$", "number"),
+    (r"argument (?P<option>\S+): invalid \S+ value: (?P<value>.+)$", "bad_value"),
+    (r"ambiguous option: (?P<option>\S+?)(?:=\S*)? could match (?P<options>.+)$", "ambiguous"),
+    (r"argument (?P<option>\S+): not allowed with argument (?P<other>.+)$", "not_with"),
+))
 
 
 def say(key: str, lang: Lang | str = Lang.EN, **fields: object) -> str:
@@ -86,6 +120,56 @@ class CliError(OkeyError):
         return say(key, lang, **said).rstrip(".")
 
 
+class UsageParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are :class:`CliError` (one
+    sentence in the language asked for), not argparse's English usage block.
+
+    >>> from okey_vision.lang import error_message
+    >>> p = UsageParser(prog="okey-vision solve")
+    >>> _ = p.add_argument("--game", choices=["okey", "101"])
+    >>> try:
+    ...     p.parse_args(["--game", "7"])
+    ... except CliError as exc:
+    ...     print(error_message(exc, Lang.TR))
+    --game '7': şunlardan biri olmalı: 'okey', '101'
+    """
+
+    def error(self, message: str) -> NoReturn:
+        """Raise the usage error ``message`` (argparse's English) as a :class:`CliError`."""
+        raise usage_error(message, self.prog)
+
+
+def usage_error(message: str, prog: str = "okey-vision") -> CliError:
+    """argparse's English usage error ``message`` as the :class:`CliError` that
+    says it in either language (an unknown wording: said as it is, in English);
+    ``prog`` (the command it came from) rides along as the field ``command``.
+
+    >>> usage_error("argument --highest: invalid int value: 'x'").said("tr")
+    "--highest 'x': sayı değil"
+    """
+    command = prog.removeprefix("okey-vision").strip()
+    for pattern, key in ARGPARSE:
+        match = pattern.match(message)
+        if match:
+            return CliError.of(key, command=command, **match.groupdict())
+    return CliError.of("usage", command=command, message=message)
+
+
+def lang_in(argv: list[str]) -> Lang:
+    """The ``--lang`` a command line asks for, read before argparse has read it (English when none or unknown).
+
+    >>> lang_in(["solve", "--lang", "tr"]), lang_in(["--lang=tr"]), lang_in(["--lang"])
+    (<Lang.TR: 'tr'>, <Lang.TR: 'tr'>, <Lang.EN: 'en'>)
+    """
+    said = Lang.EN.value
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            said = argv[i + 1]
+        elif arg.startswith("--lang="):
+            said = arg.partition("=")[2]
+    return Lang.TR if said == Lang.TR.value else Lang.EN
+
+
 def only_101(options: list[str]) -> CliError:
     """The refusal of 101's ``options`` given to classic Okey (solve, advise, read alike)."""
     return CliError.of("only_101", options=options)
@@ -127,7 +211,8 @@ def fail(command: str, message: str, lang: Lang | str = Lang.EN) -> int:
     line = clip(" ".join(message.split()), MAX_ERROR)
     end = "" if line.endswith((".", "!", "?")) else "."  # one sentence, with its full stop
     error = "hata" if Lang.of(lang) is Lang.TR else "error"
-    print(f"okey-vision {command}: {error}: {line}{end}", file=sys.stderr)
+    where = f"okey-vision {command}" if command else "okey-vision"
+    print(f"{where}: {error}: {line}{end}", file=sys.stderr)
     return 2
 
 
@@ -137,5 +222,5 @@ def missing_extra(command: str, exc: ImportError, lang: Lang | str = Lang.EN) ->
     return fail(command, error_message(error, Lang.of(lang)), lang)
 
 
-__all__ = ["EXTRAS", "MAX_ERROR", "SENTENCES", "CliError", "add_game", "add_lang", "fail", "missing_extra", "only_101",
-           "options101", "options_said", "say"]
+__all__ = ["ARGPARSE", "EXTRAS", "MAX_ERROR", "SENTENCES", "CliError", "UsageParser", "add_game", "add_lang", "fail",
+           "lang_in", "missing_extra", "only_101", "options101", "options_said", "say", "usage_error"]
