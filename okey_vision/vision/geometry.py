@@ -202,7 +202,7 @@ def _seams(seen: tuple[np.ndarray, np.ndarray, float], quads: np.ndarray, config
     tops, bots = (quads[first, 1] + quads[second, 0]) / 2, (quads[first, 2] + quads[second, 3]) / 2
     x, y = _slid(tops, bots, t, dt, db, origin, right)        # every seam's candidates at once
     hx, hy = half * right
-    depths = ((_sample(grey, x - hx, y - hy, scale) + _sample(grey, x + hx, y + hy, scale)) / 2
+    depths = ((_sample(grey, x, y, scale, -hx, -hy) + _sample(grey, x, y, scale, hx, hy)) / 2
               - _sample(grey, x, y, scale)).mean(2)
     pull = config.seam_pull * (np.abs(dt) + np.abs(db)) / wide
     for (a, b), top, bot, depth in zip(pairs, tops, bots, depths, strict=True):
@@ -249,7 +249,7 @@ def _outer_sides(seen: tuple[np.ndarray, np.ndarray, float], quads: np.ndarray, 
     tile, c0s, c1s, inwards = (np.array(v) for v in zip(*sides, strict=True))
     x, y = _slid(quads[tile, c0s], quads[tile, c1s], t, dt, db, origin, right)   # every side's candidates at once
     hx, hy = (inwards * half)[:, None, None] * right[0], (inwards * half)[:, None, None] * right[1]
-    steps = (_sample(grey, x + hx, y + hy, scale) - _sample(grey, x - hx, y - hy, scale)).mean(2)
+    steps = (_sample(grey, x, y, scale, hx, hy) - _sample(grey, x, y, scale, -hx, -hy)).mean(2)
     pull = config.seam_pull * (np.abs(dt) + np.abs(db)) / wide
     for (i, c0, c1, _), step in zip(sides, steps, strict=True):
         j = int(np.argmax(step - pull))
@@ -283,7 +283,7 @@ def _row_lines(seen: tuple[np.ndarray, np.ndarray, float], quads: np.ndarray, co
         shift = (1 - w)[None, :] * e0[:, None] + w[None, :] * e1[:, None]          # (m, k) along down
         x, y = (p[:, 0] - origin[0])[None] + shift * down[0], (p[:, 1] - origin[1])[None] + shift * down[1]
         hx, hy = inward * half * down
-        step = (_sample(grey, x + hx, y + hy, scale) - _sample(grey, x - hx, y - hy, scale)).mean(1)
+        step = (_sample(grey, x, y, scale, hx, hy) - _sample(grey, x, y, scale, -hx, -hy)).mean(1)
         j = int(np.argmax(step - config.seam_pull * (np.abs(e0) + np.abs(e1)) / tall))
         if step[j] < config.outer_contrast:
             continue
@@ -324,13 +324,16 @@ def _slid(top: np.ndarray, bot: np.ndarray, t: np.ndarray, dt: np.ndarray, db: n
             (along[..., 1] - origin[1])[..., None, :] + shift * right[1])
 
 
-def _sample(grey: np.ndarray, x: np.ndarray, y: np.ndarray, scale: float) -> np.ndarray:
-    """The grey levels at points (``x``, ``y``: photo px from the crop's
-    corner, times ``scale`` on the crop), the nearest pixel's, clipped to it."""
+def _sample(grey: np.ndarray, x: np.ndarray, y: np.ndarray, scale: float,
+            dx: float | np.ndarray = 0.0, dy: float | np.ndarray = 0.0) -> np.ndarray:
+    """The grey levels at points (``x + dx``, ``y + dy``: photo px from the
+    crop's corner, times ``scale`` on the crop), the nearest pixel's, clipped to it."""
     gh, gw = grey.shape
-    # rounded and clipped in place, one flat index: a row's searches sample
-    # some 300 000 points, and temporaries were most of their time
-    xs, ys = x * scale, y * scale
+    # moved, scaled, rounded and clipped in place, one flat index: a row's
+    # searches sample some 300 000 points, and temporaries were most of their time
+    xs, ys = x + dx, y + dy
+    xs *= scale
+    ys *= scale
     np.minimum(np.maximum(np.rint(xs, out=xs), 0, out=xs), gw - 1, out=xs)
     np.minimum(np.maximum(np.rint(ys, out=ys), 0, out=ys), gh - 1, out=ys)
     ys *= gw
