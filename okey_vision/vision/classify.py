@@ -30,7 +30,7 @@ from okey_vision.vision.crops import (
     Quad,
     aligned,
     turned,
-    upright_crop_pair,
+    upright_crop_pairs,
     white_balance_all,
 )
 from okey_vision.vision.nets import Net
@@ -154,8 +154,8 @@ class Classifier:
 
 def _both_ways(img: np.ndarray, quads: Sequence[Quad], margin: float) -> list[np.ndarray]:
     """The tiles' upright crops, then the same tiles' crops turned a half turn (one warp each)."""
-    pairs = [upright_crop_pair(img, q, margin=margin) for q in quads]
-    return [p[0] for p in pairs] + [p[1] for p in pairs]
+    ups, downs = upright_crop_pairs(img, quads, margin=margin)
+    return ups + downs
 
 
 def _up(q: Quad) -> float:

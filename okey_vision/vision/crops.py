@@ -103,7 +103,14 @@ def upright_crop(img: np.ndarray, quad: Quad, size: int = CROP_SIZE,
     grown by ``margin`` (one value, or left, top, right, bottom), warped so the
     tile's height fills the crop and its width keeps the tile's aspect; the
     sides are padded with the crop's median colour."""
-    return _placed(_upright_warp(img, quad, size, margin, 0), size)
+    return upright_crops(img, [quad], size, margin)[0]
+
+
+def upright_crops(img: np.ndarray, quads: Sequence[Quad], size: int = CROP_SIZE,
+                  margin: float | Sequence[float] = CropConfig.upright_margin) -> list[np.ndarray]:
+    """:func:`upright_crop` of many tiles (the same pixels: their pads' medians counted at once)."""
+    warps = [_upright_warp(img, q, size, margin, 0) for q in quads]
+    return [_placed(w, size, m) for w, m in zip(warps, _medians(warps), strict=True)]
 
 
 def _upright_warp(img: np.ndarray, quad: Quad, size: int, margin: float | Sequence[float], grow: int
@@ -143,11 +150,11 @@ def _upright_warp(img: np.ndarray, quad: Quad, size: int, margin: float | Sequen
     return warped
 
 
-def _placed(warped: np.ndarray, size: int) -> np.ndarray:
-    """A warped tile centred on a ``size`` x ``size`` crop padded with its median colour."""
+def _placed(warped: np.ndarray, size: int, median: np.ndarray) -> np.ndarray:
+    """A warped tile centred on a ``size`` x ``size`` crop padded with ``median`` (its median colour)."""
     nh, nw = warped.shape[:2]
     out = np.empty((size, size, 3), np.uint8)
-    out[:] = np.median(warped.reshape(-1, 3), axis=0).astype(np.uint8)
+    out[:] = median
     oy, ox = (size - nh) // 2, (size - nw) // 2
     out[oy:oy + nh, ox:ox + nw] = warped
     return out
@@ -160,10 +167,56 @@ def upright_crop_pair(img: np.ndarray, quad: Quad, size: int = CROP_SIZE,
     the turned crop samples the same points, read backwards (the same
     pixels, but where OpenCV's 1/32 px rounding of a point falls the other
     way: a grey level, rarely)."""
-    warped = _upright_warp(img, quad, size, margin, 1)
-    nh, nw = warped.shape[0] - 1, warped.shape[1] - 1
+    ups, downs = upright_crop_pairs(img, [quad], size, margin)
+    return ups[0], downs[0]
+
+
+def upright_crop_pairs(img: np.ndarray, quads: Sequence[Quad], size: int = CROP_SIZE,
+                       margin: float = CropConfig.upright_margin) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """:func:`upright_crop_pair` of many tiles: (the upright crops, the turned ones)."""
+    warps = [_upright_warp(img, q, size, margin, 1) for q in quads]
     # the tile turned a half turn: its pixel (x, y) is the upright warp's (nw - x, nh - y)
-    return _placed(warped[:nh, :nw], size), _placed(warped[nh:0:-1, nw:0:-1], size)
+    ups = [w[:-1, :-1] for w in warps]
+    downs = [w[:0:-1, :0:-1] for w in warps]
+    meds = _medians(ups + downs)
+    n = len(warps)
+    return ([_placed(w, size, m) for w, m in zip(ups, meds[:n], strict=True)],
+            [_placed(w, size, m) for w, m in zip(downs, meds[n:], strict=True)])
+
+
+def _counted(values: np.ndarray, groups: np.ndarray, keep: np.ndarray | None, ngroups: int, bins: int
+             ) -> np.ndarray:
+    """Per group, the cumulative counts of its values (ngroups, bins): ``values``
+    whole numbers 0..bins-1, ``groups`` their groups (broadcast against
+    them), ``keep`` which of them count (None: all)."""
+    idx = values.astype(np.intp)
+    idx += groups * bins + 1
+    if keep is not None:
+        idx *= keep      # the rest counted at 0, then dropped
+    counts = np.bincount(idx.ravel(), minlength=ngroups * bins + 1)[1:]
+    result: np.ndarray = np.cumsum(counts.reshape(ngroups, bins), 1)
+    return result
+
+
+def _at_ranks(cum: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+    """The values at ``ranks`` (ngroups, r; 0-based, ascending) of each group
+    whose cumulative counts are ``cum``: what ``np.sort`` would hold there."""
+    result: np.ndarray = (cum[:, :, None] <= ranks[:, None, :]).sum(1)
+    return result
+
+
+def _medians(images: Sequence[np.ndarray]) -> np.ndarray:
+    """``np.median(image.reshape(-1, 3), axis=0).astype(np.uint8)`` of many
+    uint8 images (any sizes), by counting, (n, 3)."""
+    if not len(images):
+        return np.zeros((0, 3), np.uint8)
+    shift = np.array([1, 257, 513], np.uint16)      # each channel its own 256 counts (0: none)
+    counts = np.stack([np.bincount((im.reshape(-1, 3) + shift).ravel(), minlength=769)[1:] for im in images])
+    sizes = np.array([im.shape[0] * im.shape[1] for im in images], np.intp)
+    mid = _at_ranks(np.cumsum(counts.reshape(-1, 256), 1),
+                    np.repeat(np.stack([(sizes - 1) // 2, sizes // 2], 1), 3, axis=0))
+    result: np.ndarray = (mid.sum(1) // 2).reshape(-1, 3).astype(np.uint8)
+    return result
 
 
 def work_image(img: np.ndarray, quads: Sequence[Quad], tile_height: float, target: float
@@ -200,10 +253,11 @@ def face_colour(crop: np.ndarray) -> np.ndarray:
 
 def face_colours(crops: Sequence[np.ndarray]) -> np.ndarray:
     """:func:`face_colour` of many crops of one size at once, (n, 3)."""
-    flat = np.stack(crops).astype(np.float32).reshape(len(crops), -1, 3)
-    lum = flat.sum(2)
-    thr = np.quantile(lum, 0.66, axis=1)
-    return _masked_median(flat, lum >= thr[:, None]) + 1e-3
+    flat = np.stack(crops).reshape(len(crops), -1, 3)
+    lum = flat[..., 0].astype(np.uint16)   # summed channel by channel: numpy's sum over a 3-long axis is slow
+    lum += flat[..., 1]
+    lum += flat[..., 2]
+    return _masked_median(flat, _at_least_quantile(lum, 0.66), 256) + 1e-3
 
 
 def _balance_gains(face: np.ndarray) -> np.ndarray:
@@ -255,14 +309,29 @@ def has_ink(img: np.ndarray, quad: Quad, min_share: float = CropConfig.ink_share
     return have_ink(img, [quad], min_share, distance)[0]
 
 
-def _masked_median(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Per row, the median of ``values`` (n, p, c) over the pixels where
-    ``mask`` (n, p) holds -- ``np.median`` of each row's subset, batched."""
-    cnt = mask.sum(1)
-    vals = np.sort(np.where(mask[..., None], values, -np.inf), axis=1)   # the subset last
-    start = values.shape[1] - cnt
-    rows = np.arange(len(values))
-    result: np.ndarray = (vals[rows, start + cnt // 2] + vals[rows, start + (cnt - 1) // 2]) / 2
+def _masked_median(values: np.ndarray, mask: np.ndarray, bins: int) -> np.ndarray:
+    """Per row, the median of ``values`` (n, p, c; whole numbers 0..bins-1)
+    over the pixels where ``mask`` (n, p) holds -- ``np.median`` of each row's
+    subset (float32), batched and by counting (no sort)."""
+    n, _, c = values.shape
+    cum = _counted(values, np.arange(n * c).reshape(n, 1, c), mask[..., None], n * c, bins)
+    cnt = cum[:, -1]
+    mid = _at_ranks(cum, np.stack([(cnt - 1) // 2, cnt // 2], 1)).astype(np.float32)
+    result: np.ndarray = ((mid[:, 0] + mid[:, 1]) / 2).reshape(n, c)
+    return result
+
+
+def _at_least_quantile(values: np.ndarray, q: float) -> np.ndarray:
+    """Per row of whole numbers ``values`` (n, p), where it lies at or above
+    the row's ``np.quantile(row, q)`` (its linear rule, found by partition)."""
+    p = values.shape[1]
+    at = p * q + (1 + q * -1) - 1      # numpy's index for the linear rule (alpha = beta = 1)
+    lo = min(int(np.floor(at)), p - 1)
+    hi = min(lo + 1, p - 1)
+    v = np.partition(values, [lo, hi], axis=1)[:, [lo, hi]]
+    # the quantile lies between two neighbouring values, on the lower one only when it falls exactly there
+    thr = np.where((at - np.floor(at) > 0) & (v[:, 1] > v[:, 0]), v[:, 1], v[:, 0])
+    result: np.ndarray = values >= thr[:, None]
     return result
 
 
@@ -274,11 +343,10 @@ def have_ink(img: np.ndarray, quads: Sequence[Quad], min_share: float = CropConf
 
     if not len(quads):
         return []
-    faces = white_balance_all([upright_crop(img, q, size=48, margin=-0.15) for q in quads])
-    lab = cv2.cvtColor(np.concatenate(faces, 0), cv2.COLOR_BGR2LAB).reshape(len(faces), -1, 3)
-    lab = lab.astype(np.float32)
-    thr = np.quantile(lab[..., 0], 0.6, axis=1)
-    ref = _masked_median(lab, lab[..., 0] >= thr[:, None])
+    faces = white_balance_all(upright_crops(img, quads, size=48, margin=-0.15))
+    whole = cv2.cvtColor(np.concatenate(faces, 0), cv2.COLOR_BGR2LAB).reshape(len(faces), -1, 3)
+    ref = _masked_median(whole, _at_least_quantile(whole[..., 0], 0.6), 256)
+    lab = whole.astype(np.float32)
     dist = np.abs(lab[..., 0] - ref[:, None, 0]) + CropConfig.chroma_weight * np.hypot(
         lab[..., 1] - ref[:, None, 1], lab[..., 2] - ref[:, None, 2])
     return [bool(v >= min_share) for v in (dist > distance).mean(1)]
