@@ -59,3 +59,19 @@ def test_keep_takes_the_tiles_asked_for(classifier, rack) -> None:
     kept = faces.keep([True, False, True])
     assert len(kept) == 2 and np.allclose(kept.probs, faces.probs[[0, 2]])
     assert classifier(img, []).probs.shape == (0, len(TILES))
+
+
+def test_colour_read_one_way_up_reads_the_same_faces(classifier, rack) -> None:
+    """With the colour network reading only the upright crops, a rack (given
+    upright or a half turn off) reads the same faces and ways up, its colour
+    reads near the both-ways ones, and its number reads unchanged."""
+    from dataclasses import replace
+
+    img, quads, names = rack
+    one_way = Classifier(classifier.number, classifier.color, replace(classifier.config, colour_turned=False),
+                         classifier.crop)
+    for qs in (quads, [turned(q) for q in quads]):
+        both, once = classifier(img, qs), one_way(img, qs)
+        assert [TILES[int(i)].name for i in once.probs.argmax(1)] == names
+        assert all(np.allclose(a, b) for a, b in zip(once.quads, both.quads, strict=True))
+        assert np.abs(once.probs - both.probs).max() < 0.2

@@ -107,14 +107,21 @@ class Classifier:
         margins, more = self.crop.margins, self.crop.refined_margins
         crops = [c for m in margins for c in _both_ways(img, qs, m)]  # each margin: upright, then turned
         crops += [c for m in more for c in _both_ways(img, rq, m)] if extra else []
+        # a crop turned a half turn shows its upright partner's light and ink: each crop's upright one
+        owner = [i - n if i % (2 * n) >= n else i for i in range(len(margins) * 2 * n)]
+        m, base = len(extra), len(owner)
+        owner += [base + (i - m if i % (2 * m) >= m else i) for i in range(len(crops) - base)]
         pn_all = self._probs(self.number, crops, NUMBER_CLASSES)
-        balanced = white_balance_all(crops) if self.config.white_balance else crops
-        pc_all = self._probs(self.color, balanced, COLOR_CLASSES)
+        wb = white_balance_all if self.config.white_balance else list
+        if self.config.colour_turned:
+            balanced = wb(crops)
+            pc_all = self._probs(self.color, balanced, COLOR_CLASSES)
+        else:  # the colour read of the upright crops alone, for both ways up
+            ups, back = np.unique(owner, return_inverse=True)
+            up_balanced = wb([crops[i] for i in ups])
+            balanced = [up_balanced[j] for j in back]
+            pc_all = self._probs(self.color, up_balanced, COLOR_CLASSES)[back]
         if self.calibration is not None:  # the player's set: each crop's reads times its experts' say
-            # a crop turned a half turn shows its upright partner's light and ink: measured once for both
-            owner = [i - n if i % (2 * n) >= n else i for i in range(len(margins) * 2 * n)]
-            m, base = len(extra), len(owner)
-            owner += [base + (i - m if i % (2 * m) >= m else i) for i in range(len(crops) - base)]
             pn_all, pc_all = self.calibration.adjust(crops, balanced, pn_all, pc_all, owner)
         k, ke, split = len(margins), len(more), len(margins) * 2 * n
         # per view: number (2n, 14) both ways up, colour (n, 5) both ways alike

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import pairwise
 
 import numpy as np
 
@@ -97,19 +96,22 @@ def _best_sides(maps: Sequence[np.ndarray], sides: Sequence[tuple[np.ndarray, np
     nrm = np.array([sd[2] for sd in sides])
 
     def score(side: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        q0 = p0[side] + a[:, None] * nrm[side]
-        q1 = p1[side] + b[:, None] * nrm[side]
-        pts = q0[:, None, :] + t[None, :, None] * (q1 - q0)[:, None, :]
         w, h = ws[side][:, None], hs[side][:, None]
-        xi = np.clip(np.rint(pts[..., 0]).astype(np.intp), 0, w - 1)
-        yi = np.clip(np.rint(pts[..., 1]).astype(np.intp), 0, h - 1)
-        contrast = flat[base[side][:, None] + yi * w + xi].mean(1)
+        at = []
+        for axis, size in ((0, w), (1, h)):  # each coordinate apart: two (n, samples) arrays, not one (n, samples, 2)
+            q0 = p0[side, axis] + a * nrm[side, axis]
+            q1 = p1[side, axis] + b * nrm[side, axis]
+            v = q0[:, None] + t[None, :] * (q1 - q0)[:, None]
+            at.append(np.clip(np.rint(v).astype(np.intp), 0, size - 1))
+        contrast = flat[base[side][:, None] + at[1] * w + at[0]].mean(1)
         return contrast, contrast - c.pull * (np.abs(a) + np.abs(b)) / 2
 
-    def best(counts: list[int], side: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[list[int], np.ndarray]:
+    def best(counts: list[int], side: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         contrast, s = score(side, a, b)
-        edges = np.concatenate([[0], np.cumsum(counts)])  # each side's candidates lie together, in order
-        return [int(lo + np.argmax(s[lo:hi])) for lo, hi in pairwise(edges)], contrast
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]])  # each side's candidates lie together, in order
+        peak = np.repeat(np.maximum.reduceat(s, starts), counts)
+        first = np.minimum.reduceat(np.where(s == peak, np.arange(len(s)), len(s)), starts)  # argmax: the first
+        return first, contrast
 
     grids = [np.arange(-sd[3], sd[3] + 1e-6, c.coarse_step) for sd in sides]
     mesh = [np.meshgrid(g, g) for g in grids]
