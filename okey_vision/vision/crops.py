@@ -109,8 +109,7 @@ def upright_crop(img: np.ndarray, quad: Quad, size: int = CROP_SIZE,
 def upright_crops(img: np.ndarray, quads: Sequence[Quad], size: int = CROP_SIZE,
                   margin: float | Sequence[float] = CropConfig.upright_margin) -> list[np.ndarray]:
     """:func:`upright_crop` of many tiles (the same pixels: their pads' medians counted at once)."""
-    warps = [_upright_warp(img, q, size, margin, 0) for q in quads]
-    return [_placed(w, size, m) for w, m in zip(warps, _medians(warps), strict=True)]
+    return list(_placed([_upright_warp(img, q, size, margin, 0) for q in quads], size))
 
 
 def _upright_warp(img: np.ndarray, quad: Quad, size: int, margin: float | Sequence[float], grow: int
@@ -150,13 +149,28 @@ def _upright_warp(img: np.ndarray, quad: Quad, size: int, margin: float | Sequen
     return warped
 
 
-def _placed(warped: np.ndarray, size: int, median: np.ndarray) -> np.ndarray:
-    """A warped tile centred on a ``size`` x ``size`` crop padded with ``median`` (its median colour)."""
-    nh, nw = warped.shape[:2]
-    out = np.empty((size, size, 3), np.uint8)
-    out[:] = median
-    oy, ox = (size - nh) // 2, (size - nw) // 2
-    out[oy:oy + nh, ox:ox + nw] = warped
+def _placed(warps: Sequence[np.ndarray], size: int) -> np.ndarray:
+    """Each warped tile centred on a ``size`` x ``size`` crop padded with its
+    median colour (``np.median`` of its pixels, counted for all at once), (n, size, size, 3)."""
+    out = np.zeros((len(warps), size, size, 3), np.uint8)
+    inside = np.zeros((len(warps), size, size), bool)
+    boxes = []
+    for crop, placed, warped in zip(out, inside, warps, strict=True):
+        nh, nw = warped.shape[:2]
+        oy, ox = (size - nh) // 2, (size - nw) // 2
+        crop[oy:oy + nh, ox:ox + nw] = warped
+        placed[oy:oy + nh, ox:ox + nw] = True
+        boxes.append((oy, ox, oy + nh, ox + nw))
+    if not len(warps):
+        return out
+    cum = np.cumsum(_histograms(out, inside), 2)
+    cnt = cum[:, 0, -1:]
+    pads = ((_at_ranks(cum, (cnt - 1) // 2) + _at_ranks(cum, cnt // 2)) // 2).astype(np.uint8)
+    for crop, pad, (y0, x0, y1, x1) in zip(out, pads, boxes, strict=True):
+        crop[:y0] = pad
+        crop[y1:] = pad
+        crop[y0:y1, :x0] = pad
+        crop[y0:y1, x1:] = pad
     return out
 
 
@@ -176,46 +190,32 @@ def upright_crop_pairs(img: np.ndarray, quads: Sequence[Quad], size: int = CROP_
     """:func:`upright_crop_pair` of many tiles: (the upright crops, the turned ones)."""
     warps = [_upright_warp(img, q, size, margin, 1) for q in quads]
     # the tile turned a half turn: its pixel (x, y) is the upright warp's (nw - x, nh - y)
-    ups = [w[:-1, :-1] for w in warps]
-    downs = [w[:0:-1, :0:-1] for w in warps]
-    meds = _medians(ups + downs)
-    n = len(warps)
-    return ([_placed(w, size, m) for w, m in zip(ups, meds[:n], strict=True)],
-            [_placed(w, size, m) for w, m in zip(downs, meds[n:], strict=True)])
+    placed = _placed([w[:-1, :-1] for w in warps] + [w[:0:-1, :0:-1] for w in warps], size)
+    return list(placed[:len(warps)]), list(placed[len(warps):])
 
 
-def _counted(values: np.ndarray, groups: np.ndarray, keep: np.ndarray | None, ngroups: int, bins: int
-             ) -> np.ndarray:
-    """Per group, the cumulative counts of its values (ngroups, bins): ``values``
-    whole numbers 0..bins-1, ``groups`` their groups (broadcast against
-    them), ``keep`` which of them count (None: all)."""
-    idx = values.astype(np.intp)
-    idx += groups * bins + 1
-    if keep is not None:
-        idx *= keep      # the rest counted at 0, then dropped
-    counts = np.bincount(idx.ravel(), minlength=ngroups * bins + 1)[1:]
-    result: np.ndarray = np.cumsum(counts.reshape(ngroups, bins), 1)
-    return result
+def _histograms(images: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Each uint8 image's (n, h, w, 3) counts of each channel's values over
+    the pixels where ``mask`` (n, h, w) holds, (n, 3, 256): OpenCV's
+    histogram, the image's number a second axis (exact whole counts)."""
+    import cv2
+
+    n, h, w, _ = images.shape
+    out = np.empty((n, 3, 256), np.float32)
+    for lo in range(0, n, 255):  # the image's number is a uint8 channel
+        hi = min(n, lo + 255)
+        which = np.repeat(np.arange(hi - lo, dtype=np.uint8), h * w).reshape((hi - lo) * h, w)
+        part = np.ascontiguousarray(images[lo:hi]).reshape((hi - lo) * h, w, 3)
+        keep = np.ascontiguousarray(mask[lo:hi]).reshape((hi - lo) * h, w).view(np.uint8)
+        for c in range(3):
+            out[lo:hi, c] = cv2.calcHist([which, part], [0, 1 + c], keep, [hi - lo, 256], [0, hi - lo, 0, 256])
+    return out
 
 
 def _at_ranks(cum: np.ndarray, ranks: np.ndarray) -> np.ndarray:
-    """The values at ``ranks`` (ngroups, r; 0-based, ascending) of each group
-    whose cumulative counts are ``cum``: what ``np.sort`` would hold there."""
-    result: np.ndarray = (cum[:, :, None] <= ranks[:, None, :]).sum(1)
-    return result
-
-
-def _medians(images: Sequence[np.ndarray]) -> np.ndarray:
-    """``np.median(image.reshape(-1, 3), axis=0).astype(np.uint8)`` of many
-    uint8 images (any sizes), by counting, (n, 3)."""
-    if not len(images):
-        return np.zeros((0, 3), np.uint8)
-    shift = np.array([1, 257, 513], np.uint16)      # each channel its own 256 counts (0: none)
-    counts = np.stack([np.bincount((im.reshape(-1, 3) + shift).ravel(), minlength=769)[1:] for im in images])
-    sizes = np.array([im.shape[0] * im.shape[1] for im in images], np.intp)
-    mid = _at_ranks(np.cumsum(counts.reshape(-1, 256), 1),
-                    np.repeat(np.stack([(sizes - 1) // 2, sizes // 2], 1), 3, axis=0))
-    result: np.ndarray = (mid.sum(1) // 2).reshape(-1, 3).astype(np.uint8)
+    """The values at ``ranks`` (broadcast against ``cum[..., 0]``; 0-based, ascending) of each
+    group whose cumulative counts are ``cum`` (..., bins): what ``np.sort`` would hold there."""
+    result: np.ndarray = (cum > ranks[..., None]).argmax(-1)
     return result
 
 
@@ -253,11 +253,12 @@ def face_colour(crop: np.ndarray) -> np.ndarray:
 
 def face_colours(crops: Sequence[np.ndarray]) -> np.ndarray:
     """:func:`face_colour` of many crops of one size at once, (n, 3)."""
-    flat = np.stack(crops).reshape(len(crops), -1, 3)
-    lum = flat[..., 0].astype(np.uint16)   # summed channel by channel: numpy's sum over a 3-long axis is slow
-    lum += flat[..., 1]
-    lum += flat[..., 2]
-    return _masked_median(flat, _at_least_quantile(lum, 0.66), 256) + 1e-3
+    stack = np.stack(crops)
+    lum = stack[..., 0].astype(np.uint16)   # summed channel by channel: numpy's sum over a 3-long axis is slow
+    lum += stack[..., 1]
+    lum += stack[..., 2]
+    top = _at_least_quantile(lum.reshape(len(crops), -1), 0.66).reshape(lum.shape)
+    return _masked_median(stack, top) + 1e-3
 
 
 def _balance_gains(face: np.ndarray) -> np.ndarray:
@@ -277,11 +278,15 @@ def white_balance(crop: np.ndarray, face: np.ndarray | None = None) -> np.ndarra
 def white_balance_all(crops: Sequence[np.ndarray]) -> list[np.ndarray]:
     """:func:`white_balance` of many crops of one size at once (the same
     result, computed batched: the reader balances every crop it reads)."""
+    import cv2
+
     if not crops:
         return []
     gains = _balance_gains(face_colours(crops))
-    out = np.clip(np.stack(crops).astype(np.float32) * gains[:, None, None, :], 0, 255).astype(np.uint8)
-    return list(out)
+    # each crop's 256 levels per channel scaled once (the same float32 products), then looked up
+    levels = np.arange(256, dtype=np.float32)[None, :, None]
+    tables = np.clip(levels * gains[:, None, :], 0, 255).astype(np.uint8)
+    return [cv2.LUT(np.ascontiguousarray(c), t[None]) for c, t in zip(crops, tables, strict=True)]
 
 
 def aligned(quad: Quad, ref: Quad) -> Quad:
@@ -309,15 +314,14 @@ def has_ink(img: np.ndarray, quad: Quad, min_share: float = CropConfig.ink_share
     return have_ink(img, [quad], min_share, distance)[0]
 
 
-def _masked_median(values: np.ndarray, mask: np.ndarray, bins: int) -> np.ndarray:
-    """Per row, the median of ``values`` (n, p, c; whole numbers 0..bins-1)
-    over the pixels where ``mask`` (n, p) holds -- ``np.median`` of each row's
+def _masked_median(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Per image, the median of ``values`` (n, h, w, 3; uint8) over the
+    pixels where ``mask`` (n, h, w) holds -- ``np.median`` of each image's
     subset (float32), batched and by counting (no sort)."""
-    n, _, c = values.shape
-    cum = _counted(values, np.arange(n * c).reshape(n, 1, c), mask[..., None], n * c, bins)
-    cnt = cum[:, -1]
-    mid = _at_ranks(cum, np.stack([(cnt - 1) // 2, cnt // 2], 1)).astype(np.float32)
-    result: np.ndarray = ((mid[:, 0] + mid[:, 1]) / 2).reshape(n, c)
+    cum = np.cumsum(_histograms(values, mask), 2)
+    cnt = cum[:, 0, -1:]
+    mid = (_at_ranks(cum, (cnt - 1) // 2).astype(np.float32) + _at_ranks(cum, cnt // 2).astype(np.float32))
+    result: np.ndarray = mid / 2
     return result
 
 
@@ -344,9 +348,10 @@ def have_ink(img: np.ndarray, quads: Sequence[Quad], min_share: float = CropConf
     if not len(quads):
         return []
     faces = white_balance_all(upright_crops(img, quads, size=48, margin=-0.15))
-    whole = cv2.cvtColor(np.concatenate(faces, 0), cv2.COLOR_BGR2LAB).reshape(len(faces), -1, 3)
-    ref = _masked_median(whole, _at_least_quantile(whole[..., 0], 0.6), 256)
-    lab = whole.astype(np.float32)
+    whole = cv2.cvtColor(np.concatenate(faces, 0), cv2.COLOR_BGR2LAB).reshape(len(faces), 48, 48, 3)
+    lit = _at_least_quantile(whole[..., 0].reshape(len(faces), -1), 0.6).reshape(whole.shape[:3])
+    ref = _masked_median(whole, lit)
+    lab = whole.reshape(len(faces), -1, 3).astype(np.float32)
     dist = np.abs(lab[..., 0] - ref[:, None, 0]) + CropConfig.chroma_weight * np.hypot(
         lab[..., 1] - ref[:, None, 1], lab[..., 2] - ref[:, None, 2])
     return [bool(v >= min_share) for v in (dist > distance).mean(1)]
