@@ -8,7 +8,9 @@ number (``1``..``13``, ``fj``) and, on the crop white-balanced on the tile's
 cream face, the colour (``r y b k``, ``fj``); their product is a probability
 for each of the 53 faces (:func:`face_probs`). Tiles lying along one axis (a
 rack) share one way up, decided by their summed evidence, unless a tile's
-own evidence is strong (``ClassifyConfig.own_turn_evidence``). With a
+own evidence is strong (``ClassifyConfig.own_turn_evidence``). A rack row's
+tiles read surely as cut skip their turned crops while the row's other tiles
+say it stands as cut (``ClassifyConfig.one_way_sure``, ``one_way_vote``). With a
 player's :class:`~okey_vision.vision.calibration.Calibration`, each crop's
 number and colour reads are multiplied by its set's experts' say first.
 """
@@ -41,7 +43,7 @@ from okey_vision.vision.order import common_axis
 class FaceReads:
     """What the classifiers read of n tiles: face probabilities (n, 53, ``TILES``
     order), each tile's corners turned the way it was read, and each tile's
-    own 0/180 evidence (nats: how much surer it reads one way up)."""
+    own 0/180 evidence (nats: how much surer it reads one way up; NaN: read one way up only)."""
 
     probs: np.ndarray = field(repr=False)
     quads: tuple[Quad, ...] = field(repr=False)
