@@ -59,3 +59,45 @@ def test_keep_takes_the_tiles_asked_for(classifier, rack) -> None:
     kept = faces.keep([True, False, True])
     assert len(kept) == 2 and np.allclose(kept.probs, faces.probs[[0, 2]])
     assert classifier(img, []).probs.shape == (0, len(TILES))
+
+
+def test_colour_read_one_way_up_reads_the_same_faces(classifier, rack) -> None:
+    """With the colour network reading only the upright crops, a rack (given
+    upright or a half turn off) reads the same faces and ways up, its colour
+    reads near the both-ways ones, and its number reads unchanged."""
+    from dataclasses import replace
+
+    img, quads, names = rack
+    one_way = Classifier(classifier.number, classifier.color, replace(classifier.config, colour_turned=False),
+                         classifier.crop)
+    for qs in (quads, [turned(q) for q in quads]):
+        both, once = classifier(img, qs), one_way(img, qs)
+        assert [TILES[int(i)].name for i in once.probs.argmax(1)] == names
+        assert all(np.allclose(a, b) for a, b in zip(once.quads, both.quads, strict=True))
+        assert np.abs(once.probs - both.probs).max() < 0.2
+
+
+def test_a_rack_read_one_way_up_reads_as_both_ways(classifier, rack) -> None:
+    """A rack row whose tiles read surely as cut skips those tiles' turned
+    crops: the same faces, corners and probabilities as read both ways up,
+    their turn evidence unknown (NaN); given a half turn off, the row is read
+    both ways up and turned back."""
+    from dataclasses import replace
+
+    img, quads, names = rack
+    assert classifier.config.one_way_sure > 0
+    both = Classifier(classifier.number, classifier.color, replace(classifier.config, one_way_sure=0.0),
+                      classifier.crop)
+    also = [q + 0.5 if i % 2 else None for i, q in enumerate(quads)]     # half the tiles read from second corners too
+    once, twice = classifier(img, quads, also), both(img, quads, also)
+    assert [TILES[int(i)].name for i in once.probs.argmax(1)] == names
+    assert all(np.array_equal(a, b) for a, b in zip(once.quads, twice.quads, strict=True))
+    assert np.allclose(once.probs, twice.probs, atol=1e-5)
+    skipped = np.isnan(once.turn)
+    assert skipped.any()                                                # the sure tiles were read one way
+    assert (once.probs[skipped].max(1) >= classifier.config.one_way_sure).all()
+    assert np.allclose(once.turn[~skipped], twice.turn[~skipped], atol=1e-5)
+    upside = classifier(img, [turned(q) for q in quads])
+    assert [TILES[int(i)].name for i in upside.probs.argmax(1)] == names
+    assert not np.isnan(upside.turn).any()                              # a turned row: every tile both ways
+    assert all(np.allclose(g, q) for g, q in zip(upside.quads, quads, strict=True))

@@ -120,3 +120,24 @@ def test_a_crop_pair_is_the_tile_cut_upright_and_turned(margin: float) -> None:
         assert np.array_equal(up, upright_crop(img, q, margin=margin))           # the same pixels, to the bit
         diff = np.abs(down.astype(int) - upright_crop(img, turned(q), margin=margin))
         assert diff.max() <= 1 and (diff > 0).mean() < 1e-3  # OpenCV rounds a sample point to 1/32 px
+
+
+def test_counted_medians_and_quantiles_are_numpys_to_the_bit() -> None:
+    from okey_vision.vision.crops import _at_least_quantile, _masked_median, _placed
+
+    rng = np.random.default_rng(7)
+    for p, q in [(4096, 0.66), (2304, 0.6), (5, 0.5), (1, 0.66), (7, 0.0), (9, 1.0)]:
+        vals = rng.integers(0, 256, (6, p, 1, 3), dtype=np.uint8)
+        vals[0] = 200                                            # a flat crop: every value alike
+        lum = vals.sum(3, dtype=np.uint16)[..., 0]
+        mask = _at_least_quantile(lum, q)
+        assert np.array_equal(mask, lum >= np.quantile(lum.astype(np.float32), q, axis=1)[:, None])
+        want = np.stack([np.median(v[m], axis=0) for v, m in zip(vals[:, :, 0].astype(np.float32), mask, strict=True)])
+        assert np.array_equal(_masked_median(vals, mask[..., None]), want.astype(np.float32))
+    warps = [rng.integers(0, 256, (h, w, 3), dtype=np.uint8) for h, w in [(64, 49), (1, 1), (2, 3), (64, 64), (7, 64)]]
+    for crop, warped in zip(_placed(warps, 64), warps, strict=True):
+        pad = np.median(warped.reshape(-1, 3), axis=0).astype(np.uint8)
+        h, w = warped.shape[:2]
+        y, x = (64 - h) // 2, (64 - w) // 2
+        assert np.array_equal(crop[y:y + h, x:x + w], warped)
+        assert (crop.reshape(-1, 3) == pad).all(1).sum() >= 64 * 64 - h * w

@@ -72,3 +72,25 @@ def test_tiles_fitted_together_get_the_corners_each_gets_alone() -> None:
     for (q1, m1), (q2, m2) in zip(together, alone, strict=True):
         assert m1 == m2 and np.array_equal(q1, q2)
     assert together[-1][1] == 0 and np.array_equal(together[-1][0], offs[-1])
+
+
+def test_patches_side_by_side_give_each_tiles_own_edge_maps() -> None:
+    """The batched search patches (face-likeness on one strip) hold, bit for
+    bit, the edge maps each tile's patch gives alone."""
+    from okey_vision.vision.config import RefineConfig
+    from okey_vision.vision.refine import _centre, _patches, _warped, edge_maps, face_likeness
+
+    c = RefineConfig()
+    scene = render_scene(1, OKEY_CLEAN.replace(rack_roll=(45.0, 45.0)))
+    quads = [detector_like(upright_quad(np.array(t.quad, float)), deg, s)
+             for t, deg, s in zip(scene.tiles, [0.0, 10.0, -8.0, 4.0] * 10, [1.0, 0.9, 1.1, 0.8] * 10, strict=False)]
+    quads.append(np.array([[5.0, 5.0], [6.0, 5.0], [6.0, 6.0], [5.0, 6.0]]))  # too small to fit
+    patches = _patches(scene.image, quads, c)
+    assert patches[-1] is None and all(p is not None for p in patches[:-1])
+    for q, p in zip(quads[:-1], patches[:-1], strict=True):
+        warp = _warped(scene.image, q, c)
+        assert warp is not None and p is not None
+        _, _, tw, mx, my, patch = warp
+        gv, gh = edge_maps(face_likeness(patch, _centre(tw, mx, my, c), c), c)
+        assert np.array_equal(p.maps[0], gv) and np.array_equal(p.maps[3], gh)
+        assert np.array_equal(p.maps[1], -gh) and np.array_equal(p.maps[2], -gv)

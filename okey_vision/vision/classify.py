@@ -8,7 +8,9 @@ number (``1``..``13``, ``fj``) and, on the crop white-balanced on the tile's
 cream face, the colour (``r y b k``, ``fj``); their product is a probability
 for each of the 53 faces (:func:`face_probs`). Tiles lying along one axis (a
 rack) share one way up, decided by their summed evidence, unless a tile's
-own evidence is strong (``ClassifyConfig.own_turn_evidence``). With a
+own evidence is strong (``ClassifyConfig.own_turn_evidence``). A rack row's
+tiles read surely as cut skip their turned crops while the row's other tiles
+say it stands as cut (``ClassifyConfig.one_way_sure``, ``one_way_vote``). With a
 player's :class:`~okey_vision.vision.calibration.Calibration`, each crop's
 number and colour reads are multiplied by its set's experts' say first.
 """
@@ -30,7 +32,7 @@ from okey_vision.vision.crops import (
     Quad,
     aligned,
     turned,
-    upright_crop_pair,
+    upright_crop_pairs,
     white_balance_all,
 )
 from okey_vision.vision.nets import Net
@@ -41,7 +43,7 @@ from okey_vision.vision.order import common_axis
 class FaceReads:
     """What the classifiers read of n tiles: face probabilities (n, 53, ``TILES``
     order), each tile's corners turned the way it was read, and each tile's
-    own 0/180 evidence (nats: how much surer it reads one way up)."""
+    own 0/180 evidence (nats: how much surer it reads one way up; NaN: read one way up only)."""
 
     probs: np.ndarray = field(repr=False)
     quads: tuple[Quad, ...] = field(repr=False)
@@ -107,15 +109,52 @@ class Classifier:
         margins, more = self.crop.margins, self.crop.refined_margins
         crops = [c for m in margins for c in _both_ways(img, qs, m)]  # each margin: upright, then turned
         crops += [c for m in more for c in _both_ways(img, rq, m)] if extra else []
-        pn_all = self._probs(self.number, crops, NUMBER_CLASSES)
-        balanced = white_balance_all(crops) if self.config.white_balance else crops
-        pc_all = self._probs(self.color, balanced, COLOR_CLASSES)
+        # a crop turned a half turn shows its upright partner's light and ink: each crop's upright one
+        owner = [i - n if i % (2 * n) >= n else i for i in range(len(margins) * 2 * n)]
+        m, base = len(extra), len(owner)
+        owner += [base + (i - m if i % (2 * m) >= m else i) for i in range(len(crops) - base)]
+        wb = white_balance_all if self.config.white_balance else list
+        if self.config.colour_turned:
+            balanced = wb(crops)
+            pc_all = self._probs(self.color, balanced, COLOR_CLASSES)
+        else:  # the colour read of the upright crops alone, for both ways up
+            ups, back = np.unique(owner, return_inverse=True)
+            up_balanced = wb([crops[i] for i in ups])
+            balanced = [up_balanced[j] for j in back]
+            pc_all = self._probs(self.color, up_balanced, COLOR_CLASSES)[back]
+        members = _members(qs) if group else []
+        tile = np.array([i % n for i in range(base)] + [extra[i % m] for i in range(len(crops) - base)], int)
+        upright = np.array(owner) == np.arange(len(crops))
+        # one way up: the tiles of a rack row read surely as cut, while the row's other tiles say it stands as cut
+        one_way = (self.config.one_way_sure > 0 and self.calibration is None and self.config.weak_vote == 0
+                   and len(members) >= 3)
+        todo = upright if one_way else np.ones(len(crops), bool)
+        first = self._probs(self.number, [c for c, t in zip(crops, todo, strict=True) if t], NUMBER_CLASSES)
+        pn_all = np.full((len(crops), first.shape[1]), np.nan, first.dtype)  # NaN: not read
+        pn_all[todo] = first
+        sure = np.zeros(n, bool)
+        if one_way:
+            pf = self._faces(pn_all, pc_all, n, extra)
+            sure[members] = pf[members, :].max(1) >= self.config.one_way_sure
+            rest = ~upright & ~sure[tile]
+            if rest.any():
+                pn_all[rest] = self._probs(self.number, [crops[i] for i in np.flatnonzero(rest)], NUMBER_CLASSES)
+            pf = self._faces(pn_all, pc_all, n, extra)
+            others = [i for i in members if not sure[i]]
+            d = np.log(pf[others].max(1)) - np.log(pf[[i + n for i in others]].max(1))
+            if sure.any() and float(d.sum()) < self.config.one_way_vote:  # the row may stand turned: read it all
+                left = ~upright & sure[tile]
+                pn_all[left] = self._probs(self.number, [crops[i] for i in np.flatnonzero(left)], NUMBER_CLASSES)
+                sure[:] = False
         if self.calibration is not None:  # the player's set: each crop's reads times its experts' say
-            # a crop turned a half turn shows its upright partner's light and ink: measured once for both
-            owner = [i - n if i % (2 * n) >= n else i for i in range(len(margins) * 2 * n)]
-            m, base = len(extra), len(owner)
-            owner += [base + (i - m if i % (2 * m) >= m else i) for i in range(len(crops) - base)]
             pn_all, pc_all = self.calibration.adjust(crops, balanced, pn_all, pc_all, owner)
+        pf = self._faces(pn_all, pc_all, n, extra)
+        return self._turned(qs, pf[:n], pf[n:], members, sure)
+
+    def _faces(self, pn_all: np.ndarray, pc_all: np.ndarray, n: int, extra: list[int]) -> np.ndarray:
+        """Face probabilities (2n, 53: upright as cut, then turned) from every
+        crop's number and colour reads (a crop's number read not made: NaN, in its way up's row)."""
+        margins, more = self.crop.margins, self.crop.refined_margins
         k, ke, split = len(margins), len(more), len(margins) * 2 * n
         # per view: number (2n, 14) both ways up, colour (n, 5) both ways alike
         pn = pn_all[:split].reshape(k, 2 * n, -1).mean(0)
@@ -127,25 +166,24 @@ class Classifier:
             rows = np.array(extra + [i + n for i in extra])
             pn[rows] = (k * pn[rows] + ke * pn_e) / (k + ke)
             pc[extra] = (k * pc[extra] + ke * pc_e) / (k + ke)
-        pf = face_probs(pn, np.concatenate([pc, pc]))
-        return self._turned(qs, pf[:n], pf[n:], group)
+        return face_probs(pn, np.concatenate([pc, pc]))
 
-    def _turned(self, qs: list[Quad], p0: np.ndarray, p180: np.ndarray, group: bool) -> FaceReads:
-        """Each tile's way up: its own evidence, or its rack's when its own is weak."""
-        d = np.log(p0.max(1)) - np.log(p180.max(1))  # > 0: upright as cut
+    def _turned(self, qs: list[Quad], p0: np.ndarray, p180: np.ndarray, members: list[int],
+                sure: np.ndarray) -> FaceReads:
+        """Each tile's way up: its own evidence, or its rack's (``members``) when
+        its own is weak; a tile read one way up (``sure``) stands as cut, its evidence unknown (NaN)."""
+        d = np.log(p0.max(1)) - np.log(np.where(sure[:, None], p0, p180).max(1))  # > 0: upright as cut
         flip = d < 0
-        if group and len(qs) >= 3:
-            axis, members = common_axis(qs)
-            if axis is not None and len(members) >= 3:
-                vote = float(d[members].sum())
-                if abs(vote) < self.config.weak_vote:  # the tiles cannot tell: as the photo stands
-                    vote = float(sum(_up(qs[i]) for i in members))
-                for i in members:
-                    if abs(d[i]) < self.config.own_turn_evidence:
-                        flip[i] = vote < 0
+        if len(members) >= 3:
+            vote = float(d[members].sum())
+            if abs(vote) < self.config.weak_vote:  # the tiles cannot tell: as the photo stands
+                vote = float(sum(_up(qs[i]) for i in members))
+            for i in members:
+                if abs(d[i]) < self.config.own_turn_evidence and not sure[i]:
+                    flip[i] = vote < 0
         probs = np.where(flip[:, None], p180, p0)
         chosen = tuple(turned(q) if f else q for q, f in zip(qs, flip, strict=True))
-        return FaceReads(probs, chosen, np.abs(d))
+        return FaceReads(probs, chosen, np.where(sure, np.nan, np.abs(d)))
 
     @staticmethod
     def _probs(net: Net, crops: list[np.ndarray], order: Sequence[str]) -> np.ndarray:
@@ -154,8 +192,16 @@ class Classifier:
 
 def _both_ways(img: np.ndarray, quads: Sequence[Quad], margin: float) -> list[np.ndarray]:
     """The tiles' upright crops, then the same tiles' crops turned a half turn (one warp each)."""
-    pairs = [upright_crop_pair(img, q, margin=margin) for q in quads]
-    return [p[0] for p in pairs] + [p[1] for p in pairs]
+    ups, downs = upright_crop_pairs(img, quads, margin=margin)
+    return ups + downs
+
+
+def _members(qs: list[Quad]) -> list[int]:
+    """The tiles lying along one axis (a rack row) that share one way up; none when fewer than three."""
+    if len(qs) < 3:
+        return []
+    axis, members = common_axis(qs)
+    return list(members) if axis is not None and len(members) >= 3 else []
 
 
 def _up(q: Quad) -> float:
@@ -175,7 +221,7 @@ def net_probs(net: Net, crops: Sequence[np.ndarray], order: Sequence[str]) -> np
     x = np.ascontiguousarray(np.stack(list(crops))[:, :, :, ::-1].transpose(0, 3, 1, 2)).astype(np.float32) / 255.0
     p = net(x)
     cols = {name: i for i, name in net.names.items()}
-    return p[:, [cols[c] for c in order]]
+    return np.ascontiguousarray(p[:, [cols[c] for c in order]])  # row-major: every reduction over it sums alike
 
 
 __all__ = ["Classifier", "FaceReads", "face_probs", "net_probs"]

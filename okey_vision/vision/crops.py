@@ -16,6 +16,7 @@ to the room's light.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -93,7 +94,7 @@ def quad_axes(quad: Quad) -> tuple[np.ndarray, np.ndarray, float, float]:
     q = np.asarray(quad, np.float64)
     right = (q[1] - q[0] + q[2] - q[3]) / 2
     up = (q[0] - q[3] + q[1] - q[2]) / 2
-    w, h = float(np.linalg.norm(right)), float(np.linalg.norm(up))
+    w, h = math.sqrt(right.dot(right)), math.sqrt(up.dot(up))  # np.linalg.norm's sum, without its overhead
     return right / max(w, 1e-9), up / max(h, 1e-9), w, h
 
 
@@ -103,7 +104,13 @@ def upright_crop(img: np.ndarray, quad: Quad, size: int = CROP_SIZE,
     grown by ``margin`` (one value, or left, top, right, bottom), warped so the
     tile's height fills the crop and its width keeps the tile's aspect; the
     sides are padded with the crop's median colour."""
-    return _placed(_upright_warp(img, quad, size, margin, 0), size)
+    return upright_crops(img, [quad], size, margin)[0]
+
+
+def upright_crops(img: np.ndarray, quads: Sequence[Quad], size: int = CROP_SIZE,
+                  margin: float | Sequence[float] = CropConfig.upright_margin) -> list[np.ndarray]:
+    """:func:`upright_crop` of many tiles (the same pixels: their pads' medians counted at once)."""
+    return list(_placed([_upright_warp(img, q, size, margin, 0) for q in quads], size))
 
 
 def _upright_warp(img: np.ndarray, quad: Quad, size: int, margin: float | Sequence[float], grow: int
@@ -143,13 +150,28 @@ def _upright_warp(img: np.ndarray, quad: Quad, size: int, margin: float | Sequen
     return warped
 
 
-def _placed(warped: np.ndarray, size: int) -> np.ndarray:
-    """A warped tile centred on a ``size`` x ``size`` crop padded with its median colour."""
-    nh, nw = warped.shape[:2]
-    out = np.empty((size, size, 3), np.uint8)
-    out[:] = np.median(warped.reshape(-1, 3), axis=0).astype(np.uint8)
-    oy, ox = (size - nh) // 2, (size - nw) // 2
-    out[oy:oy + nh, ox:ox + nw] = warped
+def _placed(warps: Sequence[np.ndarray], size: int) -> np.ndarray:
+    """Each warped tile centred on a ``size`` x ``size`` crop padded with its
+    median colour (``np.median`` of its pixels, counted for all at once), (n, size, size, 3)."""
+    out = np.zeros((len(warps), size, size, 3), np.uint8)
+    inside = np.zeros((len(warps), size, size), bool)
+    boxes = []
+    for crop, placed, warped in zip(out, inside, warps, strict=True):
+        nh, nw = warped.shape[:2]
+        oy, ox = (size - nh) // 2, (size - nw) // 2
+        crop[oy:oy + nh, ox:ox + nw] = warped
+        placed[oy:oy + nh, ox:ox + nw] = True
+        boxes.append((oy, ox, oy + nh, ox + nw))
+    if not len(warps):
+        return out
+    cum = np.cumsum(_histograms(out, inside), 2)
+    cnt = cum[:, 0, -1:]
+    pads = ((_at_ranks(cum, (cnt - 1) // 2) + _at_ranks(cum, cnt // 2)) // 2).astype(np.uint8)
+    for crop, pad, (y0, x0, y1, x1) in zip(out, pads, boxes, strict=True):
+        crop[:y0] = pad
+        crop[y1:] = pad
+        crop[y0:y1, :x0] = pad
+        crop[y0:y1, x1:] = pad
     return out
 
 
@@ -160,10 +182,42 @@ def upright_crop_pair(img: np.ndarray, quad: Quad, size: int = CROP_SIZE,
     the turned crop samples the same points, read backwards (the same
     pixels, but where OpenCV's 1/32 px rounding of a point falls the other
     way: a grey level, rarely)."""
-    warped = _upright_warp(img, quad, size, margin, 1)
-    nh, nw = warped.shape[0] - 1, warped.shape[1] - 1
+    ups, downs = upright_crop_pairs(img, [quad], size, margin)
+    return ups[0], downs[0]
+
+
+def upright_crop_pairs(img: np.ndarray, quads: Sequence[Quad], size: int = CROP_SIZE,
+                       margin: float = CropConfig.upright_margin) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """:func:`upright_crop_pair` of many tiles: (the upright crops, the turned ones)."""
+    warps = [_upright_warp(img, q, size, margin, 1) for q in quads]
     # the tile turned a half turn: its pixel (x, y) is the upright warp's (nw - x, nh - y)
-    return _placed(warped[:nh, :nw], size), _placed(warped[nh:0:-1, nw:0:-1], size)
+    placed = _placed([w[:-1, :-1] for w in warps] + [w[:0:-1, :0:-1] for w in warps], size)
+    return list(placed[:len(warps)]), list(placed[len(warps):])
+
+
+def _histograms(images: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Each uint8 image's (n, h, w, 3) counts of each channel's values over
+    the pixels where ``mask`` (n, h, w) holds, (n, 3, 256): OpenCV's
+    histogram, the image's number a second axis (exact whole counts)."""
+    import cv2
+
+    n, h, w, _ = images.shape
+    out = np.empty((n, 3, 256), np.float32)
+    for lo in range(0, n, 255):  # the image's number is a uint8 channel
+        hi = min(n, lo + 255)
+        which = np.repeat(np.arange(hi - lo, dtype=np.uint8), h * w).reshape((hi - lo) * h, w)
+        part = np.ascontiguousarray(images[lo:hi]).reshape((hi - lo) * h, w, 3)
+        keep = np.ascontiguousarray(mask[lo:hi]).reshape((hi - lo) * h, w).view(np.uint8)
+        for c in range(3):
+            out[lo:hi, c] = cv2.calcHist([which, part], [0, 1 + c], keep, [hi - lo, 256], [0, hi - lo, 0, 256])
+    return out
+
+
+def _at_ranks(cum: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+    """The values at ``ranks`` (broadcast against ``cum[..., 0]``; 0-based, ascending) of each
+    group whose cumulative counts are ``cum`` (..., bins): what ``np.sort`` would hold there."""
+    result: np.ndarray = (cum > ranks[..., None]).argmax(-1)
+    return result
 
 
 def work_image(img: np.ndarray, quads: Sequence[Quad], tile_height: float, target: float
@@ -200,10 +254,12 @@ def face_colour(crop: np.ndarray) -> np.ndarray:
 
 def face_colours(crops: Sequence[np.ndarray]) -> np.ndarray:
     """:func:`face_colour` of many crops of one size at once, (n, 3)."""
-    flat = np.stack(crops).astype(np.float32).reshape(len(crops), -1, 3)
-    lum = flat.sum(2)
-    thr = np.quantile(lum, 0.66, axis=1)
-    return _masked_median(flat, lum >= thr[:, None]) + 1e-3
+    stack = np.stack(crops)
+    lum = stack[..., 0].astype(np.uint16)   # summed channel by channel: numpy's sum over a 3-long axis is slow
+    lum += stack[..., 1]
+    lum += stack[..., 2]
+    top = _at_least_quantile(lum.reshape(len(crops), -1), 0.66).reshape(lum.shape)
+    return _masked_median(stack, top) + 1e-3
 
 
 def _balance_gains(face: np.ndarray) -> np.ndarray:
@@ -223,18 +279,29 @@ def white_balance(crop: np.ndarray, face: np.ndarray | None = None) -> np.ndarra
 def white_balance_all(crops: Sequence[np.ndarray]) -> list[np.ndarray]:
     """:func:`white_balance` of many crops of one size at once (the same
     result, computed batched: the reader balances every crop it reads)."""
+    import cv2
+
     if not crops:
         return []
     gains = _balance_gains(face_colours(crops))
-    out = np.clip(np.stack(crops).astype(np.float32) * gains[:, None, None, :], 0, 255).astype(np.uint8)
-    return list(out)
+    # each crop's 256 levels per channel scaled once (the same float32 products), then looked up
+    levels = np.arange(256, dtype=np.float32)[None, :, None]
+    tables = np.clip(levels * gains[:, None, :], 0, 255).astype(np.uint8)
+    return [cv2.LUT(np.ascontiguousarray(c), t[None]) for c, t in zip(crops, tables, strict=True)]
+
+
+#: Corner orders of a quad's four cyclic shifts.
+_SHIFTS = (np.arange(4)[:, None] + np.arange(4)) % 4
 
 
 def aligned(quad: Quad, ref: Quad) -> Quad:
     """``quad``'s corners cyclically shifted to lie nearest ``ref``'s, corner by corner."""
     q = np.asarray(quad, np.float64)
-    shifts = [np.roll(q, -k, axis=0) for k in range(4)]
-    return min(shifts, key=lambda c: float(np.linalg.norm(c - ref, axis=1).sum()))
+    shifts = q[_SHIFTS]                         # (4, 4, 2): np.roll(q, -k, axis=0) for k = 0..3
+    gap = np.sqrt(((shifts - np.asarray(ref)) ** 2).sum(2)).sum(1)
+    result: np.ndarray = shifts[int(np.argmin(gap))]
+    return result
+
 
 
 def is_greyscale(img: np.ndarray, tol: float = 3.0) -> bool:
@@ -256,13 +323,27 @@ def has_ink(img: np.ndarray, quad: Quad, min_share: float = CropConfig.ink_share
 
 
 def _masked_median(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Per row, the median of ``values`` (n, p, c) over the pixels where
-    ``mask`` (n, p) holds -- ``np.median`` of each row's subset, batched."""
-    cnt = mask.sum(1)
-    vals = np.sort(np.where(mask[..., None], values, -np.inf), axis=1)   # the subset last
-    start = values.shape[1] - cnt
-    rows = np.arange(len(values))
-    result: np.ndarray = (vals[rows, start + cnt // 2] + vals[rows, start + (cnt - 1) // 2]) / 2
+    """Per image, the median of ``values`` (n, h, w, 3; uint8) over the
+    pixels where ``mask`` (n, h, w) holds -- ``np.median`` of each image's
+    subset (float32), batched and by counting (no sort)."""
+    cum = np.cumsum(_histograms(values, mask), 2)
+    cnt = cum[:, 0, -1:]
+    mid = (_at_ranks(cum, (cnt - 1) // 2).astype(np.float32) + _at_ranks(cum, cnt // 2).astype(np.float32))
+    result: np.ndarray = mid / 2
+    return result
+
+
+def _at_least_quantile(values: np.ndarray, q: float) -> np.ndarray:
+    """Per row of whole numbers ``values`` (n, p), where it lies at or above
+    the row's ``np.quantile(row, q)`` (its linear rule, found by partition)."""
+    p = values.shape[1]
+    at = p * q + (1 + q * -1) - 1      # numpy's index for the linear rule (alpha = beta = 1)
+    lo = min(int(np.floor(at)), p - 1)
+    hi = min(lo + 1, p - 1)
+    v = np.partition(values, [lo, hi], axis=1)[:, [lo, hi]]
+    # the quantile lies between two neighbouring values, on the lower one only when it falls exactly there
+    thr = np.where((at - np.floor(at) > 0) & (v[:, 1] > v[:, 0]), v[:, 1], v[:, 0])
+    result: np.ndarray = values >= thr[:, None]
     return result
 
 
@@ -274,11 +355,11 @@ def have_ink(img: np.ndarray, quads: Sequence[Quad], min_share: float = CropConf
 
     if not len(quads):
         return []
-    faces = white_balance_all([upright_crop(img, q, size=48, margin=-0.15) for q in quads])
-    lab = cv2.cvtColor(np.concatenate(faces, 0), cv2.COLOR_BGR2LAB).reshape(len(faces), -1, 3)
-    lab = lab.astype(np.float32)
-    thr = np.quantile(lab[..., 0], 0.6, axis=1)
-    ref = _masked_median(lab, lab[..., 0] >= thr[:, None])
+    faces = white_balance_all(upright_crops(img, quads, size=48, margin=-0.15))
+    whole = cv2.cvtColor(np.concatenate(faces, 0), cv2.COLOR_BGR2LAB).reshape(len(faces), 48, 48, 3)
+    lit = _at_least_quantile(whole[..., 0].reshape(len(faces), -1), 0.6).reshape(whole.shape[:3])
+    ref = _masked_median(whole, lit)
+    lab = whole.reshape(len(faces), -1, 3).astype(np.float32)
     dist = np.abs(lab[..., 0] - ref[:, None, 0]) + CropConfig.chroma_weight * np.hypot(
         lab[..., 1] - ref[:, None, 1], lab[..., 2] - ref[:, None, 2])
     return [bool(v >= min_share) for v in (dist > distance).mean(1)]

@@ -383,7 +383,7 @@ class RackReader:
             reads.append(TileRead(box=(x1, y1, x2, y2), tile=alts[0][0],
                                   confidence=alts[0][1], alternatives=alts,
                                   quad=rounded(q),
-                                  reason=reason, turn=round(float(t), 3),
+                                  reason=reason, turn=None if np.isnan(t) else round(float(t), 3),
                                   detection=round(float(s) / max(typical, 1e-6), 3)))
         racks = on_racks(fit_rows(assign_rows(reads, cfg.order), cfg.geometry, (w, h), img), cfg.rack, not grey)
         reads = list(racks.reads)

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import pairwise
 
 import numpy as np
 
@@ -97,19 +96,22 @@ def _best_sides(maps: Sequence[np.ndarray], sides: Sequence[tuple[np.ndarray, np
     nrm = np.array([sd[2] for sd in sides])
 
     def score(side: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        q0 = p0[side] + a[:, None] * nrm[side]
-        q1 = p1[side] + b[:, None] * nrm[side]
-        pts = q0[:, None, :] + t[None, :, None] * (q1 - q0)[:, None, :]
         w, h = ws[side][:, None], hs[side][:, None]
-        xi = np.clip(np.rint(pts[..., 0]).astype(np.intp), 0, w - 1)
-        yi = np.clip(np.rint(pts[..., 1]).astype(np.intp), 0, h - 1)
-        contrast = flat[base[side][:, None] + yi * w + xi].mean(1)
+        at = []
+        for axis, size in ((0, w), (1, h)):  # each coordinate apart: two (n, samples) arrays, not one (n, samples, 2)
+            q0 = p0[side, axis] + a * nrm[side, axis]
+            q1 = p1[side, axis] + b * nrm[side, axis]
+            v = q0[:, None] + t[None, :] * (q1 - q0)[:, None]
+            at.append(np.clip(np.rint(v).astype(np.intp), 0, size - 1))
+        contrast = flat[base[side][:, None] + at[1] * w + at[0]].mean(1)
         return contrast, contrast - c.pull * (np.abs(a) + np.abs(b)) / 2
 
-    def best(counts: list[int], side: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[list[int], np.ndarray]:
+    def best(counts: list[int], side: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         contrast, s = score(side, a, b)
-        edges = np.concatenate([[0], np.cumsum(counts)])  # each side's candidates lie together, in order
-        return [int(lo + np.argmax(s[lo:hi])) for lo, hi in pairwise(edges)], contrast
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]])  # each side's candidates lie together, in order
+        peak = np.repeat(np.maximum.reduceat(s, starts), counts)
+        first = np.minimum.reduceat(np.where(s == peak, np.arange(len(s)), len(s)), starts)  # argmax: the first
+        return first, contrast
 
     grids = [np.arange(-sd[3], sd[3] + 1e-6, c.coarse_step) for sd in sides]
     mesh = [np.meshgrid(g, g) for g in grids]
@@ -177,6 +179,42 @@ class _Patch:
 
 def _patch(img: np.ndarray, quad: Quad, c: RefineConfig) -> _Patch | None:
     """The tile's patch warped upright and its four signed edge maps (None: too small to fit)."""
+    return _patches(img, [quad], c)[0]
+
+
+def _patches(img: np.ndarray, quads: Sequence[Quad], c: RefineConfig) -> list[_Patch | None]:
+    """:func:`_patch` of many tiles: each warped apart, their face-likeness
+    computed side by side on one strip (the patches share a height)."""
+    warped = [_warped(img, q, c) for q in quads]
+    out: list[_Patch | None] = [None] * len(quads)
+    live = [i for i, w in enumerate(warped) if w is not None]
+    for lo in range(0, len(live), 255):  # a strip's tile number is a uint8 channel
+        part = live[lo:lo + 255]
+        for i, maps in zip(part, _strip_maps([w for w in (warped[i] for i in part) if w is not None], c),
+                           strict=True):
+            w = warped[i]
+            assert w is not None  # `live` holds the tiles that were warped
+            q, to_patch, tw, mx, my, _ = w
+            rect = _rect(tw, mx, my, c)
+            tl, tr, br, bl = rect
+            down, rgt = np.array([0.0, 1.0]), np.array([1.0, 0.0])
+            reach_v, reach_h = c.search * c.patch_h, c.search * tw
+            sides = [(tl, tr, down, reach_v), (tr, br, -rgt, reach_h), (br, bl, -down, reach_v),
+                     (bl, tl, rgt, reach_h)]
+            gv, gh = maps
+            out[i] = _Patch(q, to_patch, tw, sides, [gv, -gh, -gv, gh])
+    return out
+
+
+def _rect(tw: float, mx: float, my: float, c: RefineConfig) -> np.ndarray:
+    """The detected quad in patch coordinates: an axis-aligned rectangle."""
+    return np.array([[mx, my], [mx + tw, my], [mx + tw, my + c.patch_h], [mx, my + c.patch_h]], np.float64)
+
+
+def _warped(img: np.ndarray, quad: Quad, c: RefineConfig
+            ) -> tuple[np.ndarray, np.ndarray, float, float, float, np.ndarray] | None:
+    """The tile's search region warped upright: (corners, photo-to-patch
+    homography, the tile's width and the margins in the patch, the patch); None: too small to fit."""
     import cv2
 
     q = np.asarray(quad, np.float64).reshape(4, 2)
@@ -187,8 +225,7 @@ def _patch(img: np.ndarray, quad: Quad, c: RefineConfig) -> _Patch | None:
     tw = max(4.0, w * s)
     mx, my = c.search * tw + 4, c.search * c.patch_h + 4
     pw, ph = round(tw + 2 * mx), round(c.patch_h + 2 * my)
-    # the detected quad in patch coordinates: an axis-aligned rectangle
-    rect = np.array([[mx, my], [mx + tw, my], [mx + tw, my + c.patch_h], [mx, my + c.patch_h]], np.float64)
+    rect = _rect(tw, mx, my, c)
     to_patch = cv2.getPerspectiveTransform(q.astype(np.float32), rect.astype(np.float32))
     m, src = to_patch, img
     if s < 0.5:  # shrinking a lot: a cheap pre-blur of the region stands in for area averaging
@@ -203,15 +240,58 @@ def _patch(img: np.ndarray, quad: Quad, c: RefineConfig) -> _Patch | None:
             src = cv2.blur(img[y0:y1, x0:x1], (k, k))
             m = m @ np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
     patch = cv2.warpPerspective(src, m, (pw, ph), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return q, to_patch, tw, mx, my, patch
+
+
+def _strip_maps(warped: Sequence[tuple[np.ndarray, np.ndarray, float, float, float, np.ndarray]],
+                c: RefineConfig) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Each patch's (vertical, horizontal) edge maps (:func:`edge_maps` of its
+    :func:`face_likeness`), the likeness computed on the patches laid side by side."""
+    import cv2
+
+    patches = [w[5] for w in warped]  # all ``patch_h`` + 2 * ``search`` margins tall
+    strip = np.hstack(patches)
+    widths = np.array([p.shape[1] for p in patches])
+    starts = np.concatenate([[0], np.cumsum(widths)[:-1]])
+    n = len(patches)
+    lab8 = cv2.cvtColor(strip, cv2.COLOR_BGR2LAB)
+    which = np.broadcast_to(np.repeat(np.arange(n, dtype=np.uint8), widths), strip.shape[:2]).copy()
+    centre = np.zeros(strip.shape[:2], np.uint8)
+    for (_, _, tw, mx, my, _), x in zip(warped, starts, strict=True):
+        rows, cols = _centre(tw, mx, my, c)
+        centre[rows, x + cols.start:x + cols.stop] = 1
+    ranges = [0, n, 0, 256]
+    # the centre's brighter half (L at or above its median, numpy's linear rule) ...
+    cum = np.cumsum(cv2.calcHist([which, lab8], [0, 1], centre, [n, 256], ranges), 1)
+    p = cum[:, -1].astype(np.int64)
+    at = p * 0.5 + (1 + 0.5 * -1) - 1
+    lo = np.floor(at).astype(np.int64)
+    v_lo = (cum > lo[:, None]).argmax(1)
+    v_hi = (cum > np.minimum(lo + 1, p - 1)[:, None]).argmax(1)
+    thr = np.where((at - lo > 0) & (v_hi > v_lo), v_hi, v_lo)
+    bright = centre * (lab8[..., 0] >= thr[which]).astype(np.uint8)
+    # ... and its median Lab, each channel counted
+    ref = np.empty((n, 3), np.float32)
+    for ch in range(3):
+        cum = np.cumsum(cv2.calcHist([which, lab8], [0, 1 + ch], bright, [n, 256], ranges), 1)
+        cnt = cum[:, -1:]
+        ref[:, ch] = ((cum > (cnt - 1) // 2).argmax(1).astype(np.float32)
+                      + (cum > cnt // 2).argmax(1).astype(np.float32)) / 2
+    lab = lab8.astype(np.float32)
+    col = ref[which[0]]
+    d = np.abs(lab[..., 0] - col[:, 0]) + CropConfig.chroma_weight * np.hypot(lab[..., 1] - col[:, 1],
+                                                                              lab[..., 2] - col[:, 2])
+    f = np.clip(1.0 - d / c.face_distance, 0.0, 1.0)
+    # each patch filtered apart: OpenCV's filter sums in another order at another place in a row (last bits)
+    return [edge_maps(np.ascontiguousarray(f[:, x:x + w]), c) for x, w in zip(starts, widths, strict=True)]
+
+
+def _centre(tw: float, mx: float, my: float, c: RefineConfig) -> tuple[slice, slice]:
+    """The middle of a tile's patch (``RefineConfig.centre_rows`` and
+    ``centre_cols``), where its face's colour is taken."""
     cy0, cy1 = int(my + c.centre_rows[0] * c.patch_h), int(my + c.centre_rows[1] * c.patch_h)
     cx0, cx1 = int(mx + c.centre_cols[0] * tw), int(mx + c.centre_cols[1] * tw) + 1
-    f = face_likeness(patch, (slice(cy0, cy1), slice(cx0, cx1)), c)
-    gv, gh = edge_maps(f, c)
-    tl, tr, br, bl = rect
-    down, rgt = np.array([0.0, 1.0]), np.array([1.0, 0.0])
-    reach_v, reach_h = c.search * c.patch_h, c.search * tw
-    sides = [(tl, tr, down, reach_v), (tr, br, -rgt, reach_h), (br, bl, -down, reach_v), (bl, tl, rgt, reach_h)]
-    return _Patch(q, to_patch, tw, sides, [gv, -gh, -gv, gh])
+    return slice(cy0, cy1), slice(cx0, cx1)
 
 
 def _fitted(p: _Patch, best: Sequence[tuple[np.ndarray, np.ndarray, float]], c: RefineConfig
@@ -252,7 +332,7 @@ def _fitted(p: _Patch, best: Sequence[tuple[np.ndarray, np.ndarray, float]], c: 
 def refine_quads(img: np.ndarray, quads: Sequence[Quad], c: RefineConfig = DEFAULT) -> list[tuple[Quad, int]]:
     """:func:`refine_quad` of many tiles, their sides searched together (one
     scoring over every patch: the same corners, a fraction of the numpy calls)."""
-    patches = [_patch(img, q, c) for q in quads]
+    patches = _patches(img, quads, c)
     live = [p for p in patches if p is not None]
     found = _best_sides([m for p in live for m in p.maps], [sd for p in live for sd in p.sides], c) if live else []
     out: list[tuple[Quad, int]] = []
