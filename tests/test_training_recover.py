@@ -98,3 +98,32 @@ def test_calibrated_recovery_trains_from_the_network_it_rebuilt(tmp_path, stem) 
     assert off(last_norm(tuned, True), last_norm(tuned, False)) < 2e-2
     assert off(last_norm(plain, True), last_norm(plain, False)) > 0.2
     assert recover.calibration_images(tmp_path, 3) == []  # none under a train/ folder
+
+
+def test_a_quantized_models_weights_come_back_within_their_steps(tmp_path) -> None:
+    """train --init from a model computing in int8: onnx_weights gives each
+    quantized weight and bias back as (q - zero point) * scale, within half a
+    step of the float weight (one scale per output channel), under its name."""
+    onnx = pytest.importorskip("onnx")
+    pytest.importorskip("onnxruntime.quantization")
+    torch = pytest.importorskip("torch")
+    from test_training_quantize import conv_model
+
+    from okey_vision.training import quantize
+
+    rng = np.random.default_rng(3)
+    model = conv_model(rng)
+    onnx.save(model, str(tmp_path / "float.onnx"))
+    batches = [rng.random((1, 3, 24, 24), dtype=np.float32) for _ in range(3)]
+    q = onnx.load(str(quantize.quantize(tmp_path / "float.onnx", tmp_path / "int8.onnx", batches)))
+    want = recover.onnx_weights(model)
+    got = recover.onnx_weights(q)
+    assert set(got) == set(want) == {"w1", "b1", "w2", "b2"}
+    for name in ("w1", "w2"):
+        w = want[name]
+        step = w.abs().amax((1, 2, 3), keepdim=True) / 127  # symmetric int8, one scale a channel
+        assert got[name].dtype == torch.float32 and got[name].shape == w.shape
+        assert ((got[name] - w).abs() <= step / 2 + 1e-7).all()
+        assert not torch.equal(got[name], w)  # read back from int8, not a float copy
+    for name in ("b1", "b2"):  # int32 biases: far finer steps
+        assert torch.allclose(got[name], want[name], atol=1e-4)
