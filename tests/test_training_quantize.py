@@ -15,7 +15,9 @@ pytest.importorskip("onnxruntime.quantization")
 
 
 def conv_model(rng: np.random.Generator):
-    """Conv - Relu - Conv on 8 channels, with a name and metadata like the shipped models'."""
+    """Conv - SiLU - Conv (the shipped networks' activation: x * sigmoid(x);
+    a Relu quantization would drop into the uint8 range), with names and
+    metadata like the shipped models'."""
     from onnx import TensorProto, helper, numpy_helper
 
     w1 = rng.normal(0, 0.3, (16, 3, 3, 3)).astype(np.float32)
@@ -23,7 +25,8 @@ def conv_model(rng: np.random.Generator):
     b1, b2 = rng.normal(0, 0.1, 16).astype(np.float32), rng.normal(0, 0.1, 8).astype(np.float32)
     graph = helper.make_graph(
         [helper.make_node("Conv", ["images", "w1", "b1"], ["h"], pads=[1, 1, 1, 1], name="/model.0/conv/Conv"),
-         helper.make_node("Relu", ["h"], ["r"], name="/model.0/act/Relu"),
+         helper.make_node("Sigmoid", ["h"], ["s"], name="/model.0/act/Sigmoid"),
+         helper.make_node("Mul", ["h", "s"], ["r"], name="/model.0/act/Mul"),
          helper.make_node("Conv", ["r", "w2", "b2"], ["output0"], pads=[1, 1, 1, 1], name="/model.1/conv/Conv")],
         "g", [helper.make_tensor_value_info("images", TensorProto.FLOAT, [None, 3, None, None])],
         [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [None, 8, None, None])],
@@ -57,7 +60,7 @@ def test_a_quantized_model_computes_in_int8_what_the_float_one_does(tmp_path) ->
     want, got = run(src, x), run(dst, x)
     step = (want.max() - want.min()) / 255  # the output's uint8 step
     assert np.abs(got - want).mean() < 2 * step
-    assert np.abs(got - want).max() < 12 * step
+    assert np.abs(got - want).max() < 20 * step  # the worst value: rounding through three layers
     assert not np.array_equal(got, want)  # it did compute in int8
     with pytest.raises(ValueError, match=r"float\.onnx"):
         quantize.quantize(src, tmp_path / "none.onnx", [])
@@ -74,7 +77,7 @@ def test_float_weights_undo_stored_weights(tmp_path) -> None:
     export.store_int8(path)
     stored = onnx.load(str(path))
     back = quantize.float_weights(stored)
-    assert {n.op_type for n in back.graph.node} == {"Conv", "Relu"}
+    assert {n.op_type for n in back.graph.node} == {"Conv", "Sigmoid", "Mul"}
     onnx.save(back, str(tmp_path / "back.onnx"))
     x = rng.random((1, 3, 16, 16), dtype=np.float32)
     assert np.allclose(run(tmp_path / "back.onnx", x), run(path, x), atol=1e-5)
@@ -93,3 +96,22 @@ def test_a_detectors_head_stays_float() -> None:
     assert "/model.23/cv2.0/cv2.0.0/conv/Conv" not in kept
     assert not any(n.startswith("/model.22/") for n in kept)
     assert set(quantize.head_nodes(model, whole=True)) >= kept | {"/model.23/cv2.0/cv2.0.0/conv/Conv"}
+
+
+def test_float_compute_takes_the_activations_rounding_out(tmp_path) -> None:
+    """float_compute: the quantized model with no Quantize/DequantizeLinear
+    left computes with its int8 weights in float: nearer the float model
+    than the int8 one is, and not equal to it (the weights stay rounded)."""
+    rng = np.random.default_rng(4)
+    src = tmp_path / "float.onnx"
+    onnx.save(conv_model(rng), str(src))
+    dst = quantize.quantize(src, tmp_path / "int8.onnx", [rng.random((1, 3, 24, 24), dtype=np.float32)])
+    back = quantize.float_compute(onnx.load(str(dst)))
+    assert not {n.op_type for n in back.graph.node} & {"QuantizeLinear", "DequantizeLinear"}
+    onnx.save(back, str(tmp_path / "back.onnx"))
+    x = rng.random((1, 3, 24, 24), dtype=np.float32)
+    want = run(src, x)
+    off_back, off_int8 = np.abs(run(tmp_path / "back.onnx", x) - want), np.abs(run(dst, x) - want)
+    assert 0 < off_back.max() and off_back.mean() < off_int8.mean() / 2
+    with pytest.raises(ValueError, match="already computes in int8"):
+        quantize.quantize(dst, tmp_path / "again.onnx", [x])

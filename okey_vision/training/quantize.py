@@ -40,6 +40,8 @@ MAX_BATCHES = 64
 #: branch (raw box distances, scores, angles), and everything after them
 #: (Concat, Sigmoid, the DFL softmax and box decode).
 HEAD = "/model.23/"
+#: A YOLO classifier's head (``Classify``), kept in float.
+CLASSIFY_HEAD = "/model.10/"
 
 
 def reader_inputs(folder: Path, scenes: int = 24, seed: int = CALIBRATION_SEED
@@ -84,15 +86,20 @@ class _Batches:
 
 
 def head_nodes(model: Any, whole: bool = False) -> list[str]:
-    """The nodes of a YOLO detector's head kept in float (see :data:`HEAD`):
-    every node of the last module but the convolutions that feed its final
-    convolution of each branch."""
-    inner = ("/conv/Conv",)  # cv2.k.0/1, cv3.k.x.y, cv4.k.0/1: Conv + BN-fused, SiLU
+    """The nodes of a network's head kept in float: a YOLO detector's (see
+    :data:`HEAD`) every node of the last module but the convolutions that
+    feed its final convolution of each branch (``whole``: all of it); a
+    classifier's (:data:`CLASSIFY_HEAD`) all of it, the convolution, pooling,
+    linear layer and softmax whose probabilities the reader weighs."""
+    names = [n.name for n in model.graph.node]
+    if not any(n.startswith(HEAD) for n in names):
+        return [n for n in names if n.startswith(CLASSIFY_HEAD)]
     keep = []
     for n in model.graph.node:
         if not n.name.startswith(HEAD):
             continue
-        is_inner_conv = n.op_type == "Conv" and n.name.endswith(inner)
+        # cv2.k.0/1, cv3.k.x.y, cv4.k.0/1: a BatchNorm-fused Conv and its SiLU
+        is_inner_conv = n.op_type == "Conv" and n.name.endswith("/conv/Conv")
         is_inner_act = n.op_type in ("Sigmoid", "Mul") and "/act/" in n.name
         if whole or not (is_inner_conv or is_inner_act):
             keep.append(n.name)
@@ -113,6 +120,9 @@ def quantize(src: Path, dst: Path, batches: Sequence[np.ndarray], per_channel: b
     if not batches:
         raise ValueError(f"{src}: no calibration batches to quantize it with")
     model = onnx.load(str(src))
+    if any(n.op_type == "QuantizeLinear" for n in model.graph.node):
+        raise ValueError(f"{src} already computes in int8: quantize its float export "
+                         "(python -m okey_vision.training export --onnx)")
     meta = {p.key: p.value for p in model.metadata_props}
     with tempfile.TemporaryDirectory(prefix="quantize-") as tmp:
         pre = Path(tmp) / "pre.onnx"
@@ -120,7 +130,7 @@ def quantize(src: Path, dst: Path, batches: Sequence[np.ndarray], per_channel: b
         onnx.save(float_weights(model), str(pre))
         prep = Path(tmp) / "prep.onnx"
         quant_pre_process(str(pre), str(prep), skip_symbolic_shape=True)
-        exclude = head_nodes(onnx.load(str(prep)), whole_head) if float_head and meta.get("task") != "classify" else []
+        exclude = head_nodes(onnx.load(str(prep)), whole_head) if float_head else []
         out = Path(tmp) / "q.onnx"
         quantize_static(str(prep), str(out), _Batches(model.graph.input[0].name, batches),
                         quant_format=QuantFormat.QDQ, activation_type=QuantType.QUInt8,
@@ -139,8 +149,9 @@ def quantize(src: Path, dst: Path, batches: Sequence[np.ndarray], per_channel: b
 
 def float_weights(model: Any) -> Any:
     """A copy of ``model`` with every stored weight (``export.store_half`` or
-    ``store_int8``, or a quantized one) given back as an fp32 initializer and
-    the nodes that restored it at run time removed."""
+    ``store_int8``'s, or a quantized model's weights and biases) given back
+    as an fp32 initializer, the Cast/DequantizeLinear nodes that restored it
+    at run time removed."""
     import onnx
     from onnx import numpy_helper
 
@@ -150,17 +161,45 @@ def float_weights(model: Any) -> Any:
     m.CopyFrom(model)
     g = m.graph
     weights = onnx_weights(m)
-    made = {o for n in g.node for o in n.output}
-    restore = [n for n in g.node if n.op_type in ("Cast", "DequantizeLinear") and n.output[0] in weights
-               and not made.intersection(n.input)]
+    inits = {i.name for i in g.initializer}
+    restore = [n for n in g.node if n.op_type in ("Cast", "DequantizeLinear") and set(n.input) <= inits]
+    restored = {}
     for n in restore:
         g.node.remove(n)
-    restored = {n.output[0] for n in restore}
+        restored[n.output[0]] = weights[n.input[0].removesuffix("_fp16").removesuffix("_int8")
+                                        .removesuffix("_quantized")]
     used = {i for n in g.node for i in n.input}
-    keep = [i for i in g.initializer if i.name in used and i.name not in restored]
+    keep = [i for i in g.initializer if i.name in used]
     del g.initializer[:]
     g.initializer.extend(keep)
-    g.initializer.extend(numpy_helper.from_array(weights[name].numpy(), name) for name in sorted(restored))
+    g.initializer.extend(numpy_helper.from_array(w.numpy(), name) for name, w in sorted(restored.items()))
+    return m
+
+
+def float_compute(model: Any) -> Any:
+    """``model`` computing in float with the weights it holds: a quantized
+    model's weights dequantized (:func:`float_weights`) and each activation's
+    QuantizeLinear/DequantizeLinear pair taken out -- what the network
+    rebuilt from it in torch (``recover.recover_pt``) computes."""
+    m = float_weights(model)
+    g = m.graph
+    made = {o: n for n in g.node for o in n.output}
+    outputs = {o.name for o in g.output}
+    pairs = [(made[d.input[0]], d) for d in g.node if d.op_type == "DequantizeLinear"
+             and d.input[0] in made and made[d.input[0]].op_type == "QuantizeLinear"]
+    # a pair's output read by nodes: they read its input; a graph output: its input takes the name
+    rename = {d.output[0]: q.input[0] for q, d in pairs if d.output[0] not in outputs}
+    rename.update({q.input[0]: d.output[0] for q, d in pairs if d.output[0] in outputs})
+    for n in g.node:
+        for names in (n.input, n.output):
+            for k, name in enumerate(names):
+                names[k] = rename.get(name, name)
+    for node in {id(n): n for pair in pairs for n in pair}.values():
+        g.node.remove(node)
+    used = {i for n in g.node for i in n.input}
+    keep = [i for i in g.initializer if i.name in used]
+    del g.initializer[:]
+    g.initializer.extend(keep)
     return m
 
 
