@@ -54,7 +54,9 @@ def test_a_quantized_model_computes_in_int8_what_the_float_one_does(tmp_path) ->
     q = onnx.load(str(dst))
     kinds = {n.op_type for n in q.graph.node}
     assert {"QuantizeLinear", "DequantizeLinear", "Conv"} <= kinds
-    assert any(i.data_type == onnx.TensorProto.INT8 for i in q.graph.initializer)
+    stored = {i.name: i.data_type for i in q.graph.initializer}
+    assert stored["w2_quantized"] == onnx.TensorProto.INT8
+    assert stored["w1"] == onnx.TensorProto.FLOAT  # the first convolution (on the pixels) stays float
     assert {p.key: p.value for p in q.metadata_props} == {"names": "{0: 'tile'}"}
     x = rng.random((2, 3, 32, 32), dtype=np.float32)
     want, got = run(src, x), run(dst, x)
@@ -105,7 +107,8 @@ def test_float_compute_takes_the_activations_rounding_out(tmp_path) -> None:
     rng = np.random.default_rng(4)
     src = tmp_path / "float.onnx"
     onnx.save(conv_model(rng), str(src))
-    dst = quantize.quantize(src, tmp_path / "int8.onnx", [rng.random((1, 3, 24, 24), dtype=np.float32)])
+    dst = quantize.quantize(src, tmp_path / "int8.onnx", [rng.random((1, 3, 24, 24), dtype=np.float32)],
+                            float_modules=())
     back = quantize.float_compute(onnx.load(str(dst)))
     assert not {n.op_type for n in back.graph.node} & {"QuantizeLinear", "DequantizeLinear"}
     onnx.save(back, str(tmp_path / "back.onnx"))
