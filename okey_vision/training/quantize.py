@@ -30,7 +30,7 @@ from okey_vision.training import paths
 
 #: The networks quantized by default: those that pass the real-pixel choose
 #: part quantized (models/README.md's log gives the figures).
-QUANTIZED = ("detector", "detector_view", "detector_strip")
+QUANTIZED = ("detector", "detector_view", "detector_strip", "number", "color")
 #: Render seeds of the calibration scenes: apart from the test (9001, 9101)
 #: and validation (9201) seeds.
 CALIBRATION_SEED = 7000
