@@ -1,17 +1,22 @@
 """Networks that compute in int8: static quantization of the reader's ONNX
 models, calibrated on the inputs the reader itself gives them on renders.
 
-onnxruntime runs a QDQ model's convolutions as int8 kernels: about half the
-time of the fp32 ones on this project's CPU (AVX2). The calibration images
-are what each network sees in a read -- the look canvas, the normalised
-view and its mirror, the strip canvases, the tile crops -- recorded while
-the float reader reads rendered racks (renders may train; real pixels judge,
-``benchmarks/real_pixels.py``). A detector's head (the box decode, the final
-convolutions and the concatenation of boxes and scores) stays in float: its
-outputs in uint8 would cost the boxes their precision.
+onnxruntime runs a QDQ model's convolutions as int8 kernels: 0.54-0.66x the
+time of the fp32 ones on this project's CPU (AVX2, one thread). The
+calibration images are what each network sees in a read -- the look canvas,
+the normalised view and its mirror, the strip canvases, the tile crops --
+recorded while the float reader reads rendered racks (renders may train;
+real pixels judge, ``benchmarks/real_pixels.py``). Kept in float: a
+detector's head (the final convolutions, the box decode and the
+concatenation of boxes and scores: in uint8 the boxes lose their
+precision), a classifier's head, and every network's first convolution.
 
-    python -m okey_vision.training.quantize detector_view --out /tmp/cand   # one network
-    python -m okey_vision.training.quantize --scenes 24 --out /tmp/cand     # every shipped one
+    python -m okey_vision.training.quantize --source FLOAT_MODELS --out /tmp/cand            # every network
+    python -m okey_vision.training.quantize detector_view --source FLOAT_MODELS --out /tmp/cand
+
+``FLOAT_MODELS``: a folder of the fp32 (or fp16-stored) exports; the shipped
+models already compute in int8 and are refused. The other files of the
+folder are copied to the candidate folder as they are.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ import numpy as np
 from okey_vision.training import paths
 
 #: The networks quantized by default: those that pass the real-pixel choose
-#: part quantized (models/README.md's log gives the figures).
+#: part quantized (the training log in docs/results.md gives the figures).
 QUANTIZED = ("detector", "detector_view", "detector_strip", "number", "color")
 #: Render seeds of the calibration scenes: apart from the test (9001, 9101)
 #: and validation (9201) seeds.
