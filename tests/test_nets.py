@@ -116,3 +116,29 @@ def test_cli_read_with_bad_models_is_one_line(tmp_path: Path, bad: str, content:
     assert out.returncode == 2, out.stderr
     assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
     assert f"{bad}." in out.stderr and "okey-vision read: error:" in out.stderr
+
+
+@pytest.mark.parametrize("stem", ["detector", "detector_view", "detector_strip", "number", "color"])
+def test_the_shipped_networks_run_in_int8(stem: str) -> None:
+    """Every shipped network is a QDQ model (it computes in int8) that a Net
+    runs on its thread setting (one by default): onnxruntime fuses it into integer kernels, and on
+    the same input it gives what it gives with those fusions off, in float."""
+    onnx = pytest.importorskip("onnx")
+    import onnxruntime as ort
+
+    path = DEFAULT_MODELS / f"{stem}.onnx"
+    kinds = {n.op_type for n in onnx.load(str(path)).graph.node}
+    assert {"QuantizeLinear", "DequantizeLinear"} <= kinds
+    net = Net(stem, DEFAULT_MODELS)
+    assert net.kind == "onnx" and net.sess.get_session_options().intra_op_num_threads == nets.threads()
+    size = net.size
+    rng = np.random.default_rng(0)
+    x = rng.random((2, 3, size, size), dtype=np.float32)
+    got = net(x)
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL  # Q/DQ nodes run one by one
+    plain = ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
+    want = plain.run(None, {net.input: x})[0]
+    assert got.shape == want.shape and np.isfinite(got).all()
+    # the fused kernels round once where the plain graph rounds twice: equal to a step or so
+    assert np.abs(got - want).mean() < 0.02 * (np.abs(want).mean() + 1e-3)

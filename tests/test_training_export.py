@@ -86,3 +86,39 @@ def test_ship_takes_the_last_epoch_not_the_val_best(tmp_path, monkeypatch) -> No
     assert shipped == tmp_path / "models" / "detector.pt" and shipped.read_bytes() == b"last"
     (wdir / "last.pt").unlink()
     assert export.ship("detector", logging.getLogger("test")).read_bytes() == b"best"
+
+
+def test_export_quantizes_the_networks_that_compute_in_int8(tmp_path, monkeypatch) -> None:
+    """export --onnx: a network of quantize.QUANTIZED leaves the fp32 export
+    as a QDQ model calibrated on the reader's inputs; another keeps float16
+    weights behind Casts."""
+    onnx = pytest.importorskip("onnx")
+    pytest.importorskip("onnxruntime.quantization")
+    ultralytics = pytest.importorskip("ultralytics")
+    from test_training_quantize import conv_model
+
+    from okey_vision.training import quantize
+
+    rng = np.random.default_rng(5)
+
+    class FakeYolo:
+        """Ultralytics' YOLO as export_onnx uses it: a checkpoint that exports an fp32 ONNX beside itself."""
+
+        def __init__(self, pt: str):
+            self.pt, self.ckpt = pt, {"train_args": {"imgsz": 32}}
+
+        def export(self, **kwargs) -> str:
+            out = self.pt.removesuffix(".pt") + ".onnx"
+            onnx.save(conv_model(rng), out)
+            return out
+
+    recorded = {"number": [rng.random((4, 3, 32, 32), dtype=np.float32)]}
+    monkeypatch.setattr(ultralytics, "YOLO", FakeYolo)
+    monkeypatch.setattr(quantize, "reader_inputs", lambda folder: recorded)
+    monkeypatch.setattr(quantize, "QUANTIZED", ("number",))
+    for stem in ("number", "detector_axis"):
+        (tmp_path / f"{stem}.pt").write_bytes(b"")
+    out = export.export_onnx(logging.getLogger("test"), ("number", "detector_axis"), folder=tmp_path)
+    kinds = {p.stem: {n.op_type for n in onnx.load(str(p)).graph.node} for p in out}
+    assert "QuantizeLinear" in kinds["number"]
+    assert "QuantizeLinear" not in kinds["detector_axis"] and "Cast" in kinds["detector_axis"]

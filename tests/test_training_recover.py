@@ -16,9 +16,11 @@ SAMPLE = paths.ROOT / "okey_vision" / "data" / "sample_rack.jpg"
 @pytest.mark.parametrize("stem, size", [("detector", 320), ("number", 64), ("color", 32), ("detector_strip", 320)])
 def test_recovered_checkpoint_computes_what_the_shipped_onnx_does(tmp_path, stem, size) -> None:
     """train --init models/<stem>.onnx: the checkpoint rebuilt from the shipped
-    (BatchNorm-fused, fp16-stored) ONNX model gives its outputs, and trains."""
+    (BatchNorm-fused, fp16-stored or computing in int8) ONNX model gives its
+    outputs, and trains."""
     torch = pytest.importorskip("torch")
     ort = pytest.importorskip("onnxruntime")
+    onnx = pytest.importorskip("onnx")
     onnx_path = paths.MODELS / f"{stem}.onnx"
     pt = recover.recover_pt(onnx_path, tmp_path / f"{stem}.pt")
     ckpt = torch.load(pt, map_location="cpu", weights_only=False)
@@ -30,7 +32,14 @@ def test_recovered_checkpoint_computes_what_the_shipped_onnx_does(tmp_path, stem
     with torch.no_grad():
         y = net(torch.from_numpy(x))
     y = (y[0] if isinstance(y, (tuple, list)) else y).numpy()
-    sess = ort.InferenceSession(str(onnx_path), providers=["CPUExecutionProvider"])
+    model = onnx.load(str(onnx_path))
+    if any(n.op_type == "QuantizeLinear" for n in model.graph.node):
+        # a network computing in int8: the torch one computes in float with its
+        # int8 weights, as the ONNX one does with its activations' rounding taken out
+        from okey_vision.training.quantize import float_compute
+
+        model = float_compute(model)
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     z = sess.run(None, {sess.get_inputs()[0].name: x})[0]
     assert y.shape == z.shape
     if stem.startswith("detector"):  # (cx, cy, w, h, score[, angle]) per anchor, on the tiles found
@@ -98,3 +107,33 @@ def test_calibrated_recovery_trains_from_the_network_it_rebuilt(tmp_path, stem) 
     assert off(last_norm(tuned, True), last_norm(tuned, False)) < 2e-2
     assert off(last_norm(plain, True), last_norm(plain, False)) > 0.2
     assert recover.calibration_images(tmp_path, 3) == []  # none under a train/ folder
+
+
+def test_a_quantized_models_weights_come_back_within_their_steps(tmp_path) -> None:
+    """train --init from a model computing in int8: onnx_weights gives each
+    quantized weight and bias back as (q - zero point) * scale, within half a
+    step of the float weight (one scale per output channel), under its name."""
+    onnx = pytest.importorskip("onnx")
+    pytest.importorskip("onnxruntime.quantization")
+    torch = pytest.importorskip("torch")
+    from test_training_quantize import conv_model
+
+    from okey_vision.training import quantize
+
+    rng = np.random.default_rng(3)
+    model = conv_model(rng)
+    onnx.save(model, str(tmp_path / "float.onnx"))
+    batches = [rng.random((1, 3, 24, 24), dtype=np.float32) for _ in range(3)]
+    q = onnx.load(str(quantize.quantize(tmp_path / "float.onnx", tmp_path / "int8.onnx", batches,
+                                        float_modules=())))  # the first convolution quantized too
+    want = recover.onnx_weights(model)
+    got = recover.onnx_weights(q)
+    assert set(got) == set(want) == {"w1", "b1", "w2", "b2"}
+    for name in ("w1", "w2"):
+        w = want[name]
+        step = w.abs().amax((1, 2, 3), keepdim=True) / 127  # symmetric int8, one scale a channel
+        assert got[name].dtype == torch.float32 and got[name].shape == w.shape
+        assert ((got[name] - w).abs() <= step / 2 + 1e-7).all()
+        assert not torch.equal(got[name], w)  # read back from int8, not a float copy
+    for name in ("b1", "b2"):  # int32 biases: far finer steps
+        assert torch.allclose(got[name], want[name], atol=1e-4)

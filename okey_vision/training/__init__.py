@@ -10,6 +10,7 @@ ultralytics. One module a concern:
 * :mod:`~okey_vision.training.crop_data` -- the classifiers' crops (rendered, real, detected);
 * :mod:`~okey_vision.training.recover` -- a trainable checkpoint rebuilt from a shipped ONNX model;
 * :mod:`~okey_vision.training.export` -- shipping a run's weights, mixing checkpoints, ONNX export;
+* :mod:`~okey_vision.training.quantize` -- the ONNX networks computing in int8, calibrated on the reader's inputs;
 * :mod:`~okey_vision.training.runs` -- the recipes and the ultralytics training runs;
 * :mod:`~okey_vision.training.torchnet` -- running a ``.pt`` checkpoint in the reader (torch backend);
 * ``python -m okey_vision.training`` (:mod:`okey_vision.cli.train`, ``okey-vision train``) -- its command line;

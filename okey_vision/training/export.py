@@ -1,6 +1,7 @@
 """From a run to ``models/``: shipping a run's weights, mixing two
-checkpoints, and the ONNX copies the reader runs (weights stored as float16,
-or int8 for :data:`INT8_STEMS`, behind nodes that give them back in fp32).
+checkpoints, and the ONNX copies the reader runs: the detectors computing in
+int8 (``okey_vision.training.quantize``), the others' weights stored as
+float16, or int8 for :data:`INT8_STEMS`, behind nodes that give them back in fp32.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from typing import Any
 
 from okey_vision.training import paths
 
-#: Models stored with int8 convolution weights (``store_int8``): the strip
-#: detector, added within the 20 MB weight budget; the others keep float16.
+#: Models stored with int8 convolution weights (``store_int8``) when they do
+#: not compute in int8 (``quantize.QUANTIZED``, which the strip detector
+#: now does); the others keep float16.
 INT8_STEMS = ("detector_strip",)
 #: Float weights smaller than this stay as they are (biases of a few values).
 MIN_STORED = 64
@@ -66,11 +68,17 @@ def mix_weights(old: str | Path, new: str | Path, weight: float, out: str | Path
 
 def export_onnx(log: logging.Logger | None = None, stems: tuple[str, ...] = ("detector", "number", "color"),
                 half_weights: bool = True, folder: str | Path | None = None) -> list[Path]:
-    """Export ``models/*.pt`` (or ``folder``'s: a candidate's) to ONNX beside them (the reader runs ONNX)."""
+    """Export ``models/*.pt`` (or ``folder``'s: a candidate's) to ONNX beside
+    them (the reader runs ONNX); with ``half_weights`` the networks of
+    ``quantize.QUANTIZED`` are quantized to compute in int8, calibrated on
+    the inputs the shipped reader gives them on renders."""
     from ultralytics import YOLO
+
+    from okey_vision.training import quantize
 
     log = log or paths.log_to(paths.RUNS / "export.log")
     out = []
+    inputs: dict[str, list[Any]] | None = None
     for stem in stems:
         pt = Path(folder or paths.MODELS) / f"{stem}.pt"
         if not pt.exists():
@@ -80,7 +88,11 @@ def export_onnx(log: logging.Logger | None = None, stems: tuple[str, ...] = ("de
         imgsz = net.ckpt["train_args"]["imgsz"] if getattr(net, "ckpt", None) else None
         path = net.export(format="onnx", imgsz=imgsz, dynamic=True, simplify=True,
                           opset=17, device="cpu")
-        if half_weights:
+        if half_weights and stem in quantize.QUANTIZED:
+            if inputs is None:  # the reader's own inputs, recorded once for every network
+                inputs = quantize.reader_inputs(paths.MODELS)
+            quantize.quantize(Path(path), Path(path), inputs.get(stem, []))
+        elif half_weights:
             (store_int8 if stem in INT8_STEMS else store_half)(Path(path))
         out.append(Path(path))
         log.info(f"exported {path} ({Path(path).stat().st_size / 1e6:.1f} MB)")

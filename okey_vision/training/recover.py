@@ -57,20 +57,35 @@ def recover_pt(onnx_path: str | Path, out: str | Path, calibrate: Sequence[Path]
 
 def onnx_weights(model: Any) -> dict[str, torch.Tensor]:
     """The float weights of an ONNX model by initializer name, as fp32
-    tensors: the float16 (``store_half``) and int8 (``store_int8``) stored
-    ones under the name of the weight they stand for."""
+    tensors: the float16 (``store_half``) ones, and the int8 ones behind a
+    DequantizeLinear node (``store_int8``'s, and a quantized model's weights
+    and int32 biases, ``okey_vision.training.quantize``) given back as
+    ``(q - zero point) * scale``, under the name of the weight they stand for."""
+    import numpy as np
     import torch
     from onnx import numpy_helper
 
-    weights = {}
     inits = {init.name: numpy_helper.to_array(init) for init in model.graph.initializer}
+    # the scales and zero points of (de)quantized activations are no weights either
+    behind = {i for n in model.graph.node if n.op_type in ("QuantizeLinear", "DequantizeLinear")
+              for i in n.input[1:]}
+    weights = {}
+    for node in model.graph.node:
+        if node.op_type != "DequantizeLinear" or not all(i in inits for i in node.input):
+            continue
+        q, scale = inits[node.input[0]].astype(np.float64), inits[node.input[1]].astype(np.float64)
+        zero = inits[node.input[2]].astype(np.float64) if len(node.input) > 2 else np.zeros_like(scale)
+        axis = next((a.i for a in node.attribute if a.name == "axis"), 1)
+        if scale.ndim == 1 and q.ndim > 1:  # one scale per slice along ``axis``
+            shape = [1] * q.ndim
+            shape[axis] = -1
+            scale, zero = scale.reshape(shape), zero.reshape(shape)
+        name = node.input[0].removesuffix("_int8").removesuffix("_quantized")
+        weights[name] = torch.from_numpy(np.asarray((q - zero) * scale, np.float32))
+        behind.update(node.input)
     for name, arr in inits.items():
-        if arr.dtype.kind == "f" and not name.endswith("_scale"):
-            weights[name.removesuffix("_fp16")] = torch.from_numpy(arr.astype("float32"))
-        elif name.endswith("_int8"):  # store_int8: per-output-channel int8
-            stem = name.removesuffix("_int8")
-            scale = inits[stem + "_scale"].reshape(-1, *([1] * (arr.ndim - 1)))
-            weights[stem] = torch.from_numpy((arr.astype("float32") * scale).astype("float32"))
+        if arr.dtype.kind == "f" and name not in behind:
+            weights.setdefault(name.removesuffix("_fp16"), torch.from_numpy(arr.astype("float32")))
     return weights
 
 
