@@ -118,21 +118,25 @@ def test_cli_read_with_bad_models_is_one_line(tmp_path: Path, bad: str, content:
     assert f"{bad}." in out.stderr and "okey-vision read: error:" in out.stderr
 
 
-@pytest.mark.parametrize("stem", ["detector", "detector_view", "detector_strip", "number", "color"])
-def test_the_shipped_networks_run_in_int8(stem: str) -> None:
-    """Every shipped network is a QDQ model (it computes in int8) that a Net
-    runs on its thread setting (one by default): onnxruntime fuses it into integer kernels, and on
-    the same input it gives what it gives with those fusions off, in float."""
+def test_a_network_computing_in_int8_runs_as_a_net(tmp_path: Path) -> None:
+    """A QDQ model (the shipped colour network quantized: training.quantize)
+    is run by a Net on its thread setting (one by default): onnxruntime fuses
+    it into integer kernels, and on the same input it gives what it gives with
+    those fusions off, in float."""
     onnx = pytest.importorskip("onnx")
     import onnxruntime as ort
 
-    path = DEFAULT_MODELS / f"{stem}.onnx"
+    from okey_vision.training.quantize import quantize
+
+    rng = np.random.default_rng(0)
+    size = Net("color", DEFAULT_MODELS).size
+    path = quantize(DEFAULT_MODELS / "color.onnx", tmp_path / "color.onnx",
+                    [rng.random((4, 3, size, size), dtype=np.float32) for _ in range(2)])
     kinds = {n.op_type for n in onnx.load(str(path)).graph.node}
     assert {"QuantizeLinear", "DequantizeLinear"} <= kinds
-    net = Net(stem, DEFAULT_MODELS)
+    net = Net("color", tmp_path)
     assert net.kind == "onnx" and net.sess.get_session_options().intra_op_num_threads == nets.threads()
-    size = net.size
-    rng = np.random.default_rng(0)
+    assert net.names == Net("color", DEFAULT_MODELS).names  # the metadata kept
     x = rng.random((2, 3, size, size), dtype=np.float32)
     got = net(x)
     so = ort.SessionOptions()
@@ -140,5 +144,6 @@ def test_the_shipped_networks_run_in_int8(stem: str) -> None:
     plain = ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
     want = plain.run(None, {net.input: x})[0]
     assert got.shape == want.shape and np.isfinite(got).all()
-    # the fused kernels round once where the plain graph rounds twice: equal to a step or so
-    assert np.abs(got - want).mean() < 0.02 * (np.abs(want).mean() + 1e-3)
+    # the fused kernels round once where the plain graph rounds twice: the class
+    # probabilities equal to a step or so of the activations' uint8 scale (seen: 0.013 at most)
+    assert np.abs(got - want).max() < 0.03 and np.allclose(got.sum(1), 1.0, atol=1e-3)

@@ -1,7 +1,7 @@
 """From a run to ``models/``: shipping a run's weights, mixing two
-checkpoints, and the ONNX copies the reader runs: the detectors computing in
-int8 (``okey_vision.training.quantize``), the others' weights stored as
-float16, or int8 for :data:`INT8_STEMS`, behind nodes that give them back in fp32.
+checkpoints, and the ONNX copies the reader runs: weights stored as float16,
+or int8 for :data:`INT8_STEMS`, behind nodes that give them back in fp32
+(a network of ``quantize.QUANTIZED``, none so far, computing in int8).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typing import Any
 from okey_vision.training import paths
 
 #: Models stored with int8 convolution weights (``store_int8``) when they do
-#: not compute in int8 (``quantize.QUANTIZED``, which the strip detector
-#: now does); the others keep float16.
+#: not compute in int8 (``quantize.QUANTIZED``): the strip detector, added
+#: within the 20 MB weight budget; the others keep float16.
 INT8_STEMS = ("detector_strip",)
 #: Float weights smaller than this stay as they are (biases of a few values).
 MIN_STORED = 64
