@@ -378,9 +378,11 @@ def test_bad_usage_is_one_line_and_exit_2(tmp_path, capsys, args, needle):
 
 
 def test_no_path_is_bad_usage(capsys):
-    with pytest.raises(SystemExit) as got:
-        main(["check"])
-    assert got.value.code == 2
+    # argparse's own usage error, said as the command line's one sentence (exit 2), in either language
+    assert main(["check"]) == 2
+    assert capsys.readouterr().err == "okey-vision check: error: PATH must be given (see --help).\n"
+    assert main(["check", "--lang", "tr"]) == 2
+    assert capsys.readouterr().err == "okey-vision check: hata: PATH verilmeli (--help'e bak).\n"
 
 
 # ------------------------------------------------------------------ the app's page ---
