@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import pairwise
+from typing import NamedTuple
 
 import numpy as np
 
@@ -176,6 +177,34 @@ def _grey(image: np.ndarray, quads: np.ndarray, config: GeometryConfig) -> tuple
     return blurred, lo.astype(np.float64), scale
 
 
+class _Across(NamedTuple):
+    """What a row's searches across its tiles share (:func:`_seams`, :func:`_outer_sides`)."""
+
+    right: np.ndarray           # the row's axis along it
+    down: np.ndarray            # and across it
+    wide: float                 # its tiles' width
+    pairs: list[tuple[int, int]]  # its touching neighbours, left to right
+    dt: np.ndarray              # each candidate line's shift at the top end
+    db: np.ndarray              # and at the bottom end
+    t: np.ndarray               # where along a line the photo is sampled
+    half: float                 # how far to either side of a line it is sampled
+
+
+def _across(quads: np.ndarray, reach: float, config: GeometryConfig) -> _Across | None:
+    """A row's axes, tiles' width, touching neighbours and candidate lines
+    within ``reach`` of a tile's width of a side; None when its tiles are too
+    narrow (under 6 px) to search."""
+    right, down = _frame(quads)
+    u = quads @ right
+    wide = _width(u)
+    if wide < 6:
+        return None
+    pairs = [(int(a), int(b)) for a, b in pairwise(np.argsort(u.mean(1)))
+             if _touch(quads, int(a), int(b), config.touch * wide)]
+    dt, db = _shifts(reach * wide)
+    return _Across(right, down, wide, pairs, dt, db, np.linspace(0.15, 0.85, 15), config.seam_width * wide)
+
+
 def _seams(seen: tuple[np.ndarray, np.ndarray, float], quads: np.ndarray, config: GeometryConfig) -> np.ndarray:
     """A row's quads (n, 4, 2, standing one way up) with the edge between each
     two touching neighbours moved onto the seam between them in the photo
@@ -184,20 +213,12 @@ def _seams(seen: tuple[np.ndarray, np.ndarray, float], quads: np.ndarray, config
     tile's width of where the fit put them, along which the photo is darkest
     against either side (the groove between two tiles), kept where that
     groove is at least ``config.seam_contrast`` grey levels deep."""
-    right, down = _frame(quads)
     out: np.ndarray = quads.copy()
-    u = quads @ right
-    wide = _width(u)
-    if wide < 6:
+    row = _across(quads, config.seam_reach, config)
+    if row is None or not row.pairs:          # not touching: each keeps its own side
         return out
+    right, down, wide, pairs, dt, db, t, half = row
     grey, origin, scale = seen
-    dt, db = _shifts(config.seam_reach * wide)
-    t = np.linspace(0.15, 0.85, 15)
-    half = config.seam_width * wide
-    pairs = [(int(a), int(b)) for a, b in pairwise(np.argsort(u.mean(1)))
-             if _touch(quads, int(a), int(b), config.touch * wide)]     # not touching: each keeps its own side
-    if not pairs:
-        return out
     first, second = np.array(pairs).T
     tops, bots = (quads[first, 1] + quads[second, 0]) / 2, (quads[first, 2] + quads[second, 3]) / 2
     x, y = _slid(tops, bots, t, dt, db, origin, right)        # every seam's candidates at once
@@ -228,20 +249,13 @@ def _outer_sides(seen: tuple[np.ndarray, np.ndarray, float], quads: np.ndarray, 
     width of the side, across which the photo steps most from bright (the
     face) to dark, kept where the step is at least ``config.outer_contrast``
     grey levels."""
-    right, _ = _frame(quads)
     out: np.ndarray = quads.copy()
-    u = quads @ right
-    wide = _width(u)
-    if wide < 6:
+    row = _across(quads, config.outer_reach, config)
+    if row is None:
         return out
+    right, _, wide, pairs, dt, db, t, half = row
     grey, origin, scale = seen
-    dt, db = _shifts(config.outer_reach * wide)
-    t = np.linspace(0.15, 0.85, 15)
-    half = config.seam_width * wide
-    touching: set[tuple[int, int]] = set()          # (tile, corner pair 0: left side, 1: right side)
-    for a, b in pairwise(np.argsort(u.mean(1))):
-        if _touch(quads, int(a), int(b), config.touch * wide):
-            touching |= {(int(a), 1), (int(b), 0)}
+    touching = {side for a, b in pairs for side in ((a, 1), (b, 0))}  # (tile, corner pair 0: left side, 1: right side)
     sides = [(i, c0, c1, inward) for i in range(len(quads))
              for k, (c0, c1), inward in ((0, (0, 3), 1.0), (1, (1, 2), -1.0)) if (i, k) not in touching]
     if not sides:
