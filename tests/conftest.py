@@ -4,6 +4,8 @@ on the path itself (its default "prepend" import mode)."""
 
 import os
 
+import pytest
+
 # Tests never reach the network: ultralytics must not try to.
 os.environ.setdefault("YOLO_OFFLINE", "1")
 # The player's corrections and calibration live in their data
@@ -12,3 +14,15 @@ os.environ.setdefault("YOLO_OFFLINE", "1")
 import tempfile
 
 os.environ["OKEY_VISION_DATA"] = tempfile.mkdtemp(prefix="okey-vision-data-")
+
+
+@pytest.fixture(scope="session")
+def reader():
+    """The shipped reader, its networks loaded once for every module that
+    reads photos with it (a module needing other settings defines its own)."""
+    from okey_vision.vision.reader import RackReader
+
+    r = RackReader()
+    if not r.has_net("detector"):
+        pytest.skip("no detector weights")
+    return r.load()

@@ -65,16 +65,6 @@ def test_a_sure_read_in_a_box_the_detector_doubts_is_flagged_and_says_why() -> N
     assert rule.why(0.999, 0.0, 1.0) == "" and rule.why(0.5, 0.0, 1.0) == ""  # its confidence says it all
 
 
-@pytest.fixture(scope="module")
-def reader():
-    from okey_vision.vision.reader import RackReader
-
-    r = RackReader()
-    if not r.has_net("detector"):
-        pytest.skip("no detector weights")
-    return r.load()
-
-
 def test_a_real_misread_the_classifiers_are_sure_of_is_flagged_by_its_box(reader) -> None:
     """A real table framed 0.75x as far (the choose part): its k11 reads as a
     false joker at 0.98, in a box the detector scored under nine tenths of

@@ -26,16 +26,6 @@ def angle_error(found: float, true: float) -> float:
     return abs((found - true + 90.0) % 180.0 - 90.0)
 
 
-@pytest.fixture(scope="module")
-def reader():
-    from okey_vision.vision.reader import RackReader
-
-    r = RackReader()
-    if not r.has_net("detector"):
-        pytest.skip("no detector weights")
-    return r.load()
-
-
 @pytest.mark.parametrize("angle, tile_h", POSES)
 def test_the_pose_of_drawn_tiles_is_found(reader, angle: float, tile_h: float) -> None:
     """The reader's pose (its first look, settled on the view's boxes) is

@@ -18,16 +18,6 @@ needs_okey = pytest.mark.skipif(not okey_photo_path().exists(), reason=f"{okey_p
 OKEY_HAND = ["r7", "b7", "b9", "b10", "k10", "k5", "y5"]
 
 
-@pytest.fixture(scope="module")
-def reader():
-    from okey_vision.vision.reader import RackReader
-
-    r = RackReader()
-    if not r.has_net("detector"):
-        pytest.skip("no detector weights")
-    return r.load()
-
-
 def rack(reads) -> list[str]:
     """The rack tiles' names in rack order."""
     return [r.name for r in rack_order(reads) if r.row != APART]
